@@ -1,0 +1,147 @@
+"""The build, in two phases.
+
+1. Read every grading system's files (problems are logged, never raised), load the records into
+   DuckDB, and build every output: each page with its typed context, each data file. Output
+   paths are checked to be unique and safe before anything is written.
+2. Render each page and write everything through one writer into a staging folder beside the
+   output, then swap it into place. A failed or interrupted build leaves the previous site whole.
+
+The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import plotly
+
+from builder import urls
+from builder.config import SiteConfig
+from builder.pages.common import fallback_home, problems_page
+from builder.pages.page import DataFile, NavItem, Page
+from builder.problems import ProblemLog
+from builder.render import TEMPLATES, Renderer
+from builder.store.tables import connect, load_rows
+from builder.systems import GradingSystem, all_systems
+from builder.write import FolderWriter, Writer
+
+Progress = Callable[[str, int, int], None]
+PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+
+
+@dataclass
+class Model:
+    """Everything phase 1 produced: what phase 2 renders and writes."""
+
+    outputs: list[Page | DataFile]
+    log: ProblemLog
+    site: dict[str, Any]
+    systems: list[str]
+
+
+def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None) -> Model:
+    log = ProblemLog()
+    con = connect()
+    present: list[tuple[GradingSystem, Any]] = []
+    for system in systems if systems is not None else all_systems():
+        corpus = system.read(data_dir, log)
+        if corpus is not None:
+            present.append((system, corpus))
+    _load_problems(con, log)
+    for system, corpus in present:
+        system.load(con, corpus)
+    nav: list[NavItem] = [item for system, corpus in present for item in system.nav(corpus)]
+    stand_ins = sorted({m for system, corpus in present for m in system.stand_in_models(corpus)})
+    stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
+    site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
+    outputs: list[Page | DataFile] = []
+    for system, corpus in present:
+        outputs.extend(system.outputs(con, corpus, config))
+    if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
+        outputs.insert(0, fallback_home(nav))
+    outputs.append(problems_page(log))
+    outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
+    _check_paths(outputs)
+    con.close()
+    return Model(outputs, log, site, [system.key for system, _ in present])
+
+
+def _load_problems(con: Any, log: ProblemLog) -> None:
+    load_rows(
+        con, "problems",
+        {"file": "VARCHAR", "json_path": "VARCHAR", "reason": "VARCHAR", "severity": "VARCHAR",
+         "system": "VARCHAR", "code": "VARCHAR"},
+        ((p.file, p.json_path, p.reason, p.severity, p.system, p.code) for p in log.problems),
+    )
+
+
+def _check_paths(outputs: list[Page | DataFile]) -> None:
+    seen: set[str] = set()
+    for output in outputs:
+        urls.check_output_path(output.path)
+        if output.path in seen:
+            raise ValueError(f"two outputs want the same path: {output.path}")
+        seen.add(output.path)
+
+
+def build_report_json(log: ProblemLog) -> str:
+    files = log.files
+    document = {
+        "summary": {
+            "filesRead": len(files),
+            "accepted": sum(1 for f in files if f.status in ("accepted", "accepted-with-warnings")),
+            "partlyRejected": sum(1 for f in files if f.status == "partly-rejected"),
+            "rejected": sum(1 for f in files if f.status == "rejected"),
+            "errors": log.error_count,
+            "warnings": len(log) - log.error_count,
+        },
+        "files": [f.model_dump(mode="json", by_alias=True) for f in files],
+        "problems": [p.model_dump(mode="json", by_alias=True) for p in log.problems],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def static_files() -> list[tuple[str, Path]]:
+    files = [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
+    files.append(("static/plotly.min.js", PLOTLY_JS))
+    return files
+
+
+def render_and_write(model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None) -> None:
+    renderer = Renderer(config, model.site)
+    total = len(model.outputs)
+    for done, output in enumerate(model.outputs, start=1):
+        if isinstance(output, Page):
+            writer.write(output.path, renderer.render(output))
+        else:
+            writer.write(output.path, output.content)
+        if progress and (done % 500 == 0 or done == total):
+            progress("render", done, total)
+    for path, source in static_files():
+        writer.copy(path, source)
+    writer.write(".nojekyll", b"")
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    log: ProblemLog
+    files_written: int
+    systems: list[str]
+
+
+def build(data_dir: Path, out: Path, config: SiteConfig, progress: Progress | None = None) -> BuildResult:
+    if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
+        raise ValueError("the output folder must not be the data folder or inside it")
+    model = read_and_plan(data_dir, config)
+    writer = FolderWriter(out)
+    try:
+        render_and_write(model, config, writer, progress)
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    return BuildResult(model.log, len(writer.paths), model.systems)

@@ -1,0 +1,192 @@
+"""Improvement checklists, drawn from the rubric itself.
+
+For a tool: every dimension below 5, with the anchor it reached and the next one, ordered by what
+raising it one point is worth (weight × points), with the TDQS it would then have — computed by
+tdqs's `compute_tdqs`, so rounding is the specification's. Then the deterministic items that need
+no model: the lint rules of tdqs (`LINT_RULES`), each parameter without a description named.
+
+For a server: the tools that pull the min term of description quality down, and what raising the
+worst one would do to the server's description quality and overall score (tdqs's rollup again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tdqs import LINT_RULES, TOOL_DIMENSIONS, ServerScore, compute_tdqs, compute_tier
+
+from builder.sources.tdqs.reader import Capture, ToolRecord
+from builder.sources.tdqs.recompute import rollup
+
+_RULES = {rule.key: rule for rule in LINT_RULES}
+TARGET_TDQS = 3.5
+"""The worst tool is imagined at the tier-A bound ("genuinely helpful definition")."""
+
+
+@dataclass(frozen=True)
+class DimensionStep:
+    key: str
+    name: str
+    weight: int
+    score: int
+    anchor_now: str
+    anchor_next: str
+    points_per_step: float
+    """weight × 1 point, in TDQS points: what one step up is worth before rounding."""
+    tdqs_after: float
+    tier_after: str
+    full_gain: float
+    """weight × (5 − score): what reaching 5 on this dimension is worth."""
+
+
+@dataclass(frozen=True)
+class LintItem:
+    rule: str
+    severity: str
+    message: str
+    source: str
+
+
+@dataclass(frozen=True)
+class ToolChecklist:
+    steps: tuple[DimensionStep, ...]
+    items: tuple[LintItem, ...]
+
+
+def _anchor(anchors: dict[int, str] | object, score: int, guidance: str) -> str:
+    text = anchors.get(score) if isinstance(anchors, dict) else None  # type: ignore[union-attr]
+    return text or f"no anchor for {score}; the rubric says: {guidance}"
+
+
+def dimension_steps(scores: dict[str, int]) -> list[DimensionStep]:
+    steps = []
+    for order, dimension in enumerate(TOOL_DIMENSIONS):
+        score = scores[dimension.key]
+        if score >= 5:
+            continue
+        raised = dict(scores)
+        raised[dimension.key] = score + 1
+        after = compute_tdqs(raised)  # type: ignore[arg-type]
+        steps.append(
+            (
+                -dimension.weight,
+                order,
+                DimensionStep(
+                    key=dimension.key,
+                    name=dimension.name,
+                    weight=dimension.weight,
+                    score=score,
+                    anchor_now=_anchor(dict(dimension.anchors), score, dimension.guidance),
+                    anchor_next=_anchor(dict(dimension.anchors), score + 1, dimension.guidance),
+                    points_per_step=dimension.weight / 100,
+                    tdqs_after=after,
+                    tier_after=compute_tier(after),
+                    full_gain=dimension.weight * (5 - score) / 100,
+                ),
+            )
+        )
+    return [step for _, _, step in sorted(steps, key=lambda item: (item[0], item[1]))]
+
+
+def _undocumented_parameters(tool: ToolRecord) -> list[str]:
+    if tool.definition is None or tool.definition.tool.input_schema is None:
+        return []
+    properties = tool.definition.tool.input_schema.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    missing = []
+    for name, schema in properties.items():
+        description = schema.get("description") if isinstance(schema, dict) else None
+        if not (isinstance(description, str) and description):
+            missing.append(str(name))
+    return missing
+
+
+def lint_items(tool: ToolRecord) -> list[LintItem]:
+    """The deterministic checklist: the same conditions as `tdqs.lint_server`, read from the
+    context signals stored with the score, so it works for captures without their definitions."""
+    score = tool.checked.score
+    signals = score.context_signals
+    items: list[LintItem] = []
+
+    def add(rule: str, message: str, severity: str | None = None) -> None:
+        definition = _RULES[rule]  # type: ignore[index]
+        items.append(LintItem(rule, severity or definition.severity, message, definition.source))
+
+    if "No Description" in score.flags:
+        add("no-description", _RULES["no-description"].summary + " Write one specific sentence: verb, resource, scope.")
+    if "Tautological Description" in score.flags:
+        add("tautological-description", _RULES["tautological-description"].summary)
+    values = signals.annotation_values
+    if not signals.has_annotations or all(
+        v is None for v in (values.read_only, values.destructive, values.idempotent, values.open_world)
+    ):
+        add("missing-annotations", _RULES["missing-annotations"].summary
+            + " Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint.")
+    if signals.param_count > 0 and signals.schema_description_coverage < 80:
+        names = _undocumented_parameters(tool)
+        named = (": " + ", ".join(names)) if names else ""
+        add(
+            "undocumented-parameters",
+            f"{signals.param_count - signals.params_with_descriptions} of {signals.param_count} "
+            f"parameters have no schema description ({signals.schema_description_coverage}% coverage){named}. "
+            + _RULES["undocumented-parameters"].summary,
+            "warning" if signals.schema_description_coverage < 50 else "info",
+        )
+    elif names := _undocumented_parameters(tool):
+        add("undocumented-parameters",
+            f"Parameters without a schema description: {', '.join(names)}.", "info")
+    if not signals.has_output_schema:
+        add("no-output-schema", _RULES["no-output-schema"].summary)
+    return items
+
+
+def tool_checklist(tool: ToolRecord) -> ToolChecklist:
+    return ToolChecklist(
+        steps=tuple(dimension_steps(dict(tool.checked.score.scores))),
+        items=tuple(lint_items(tool)),
+    )
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    tool: str
+    tool_slug: str
+    tdqs_before: float
+    tdqs_after: float
+    before: ServerScore
+    after: ServerScore
+
+
+@dataclass(frozen=True)
+class ServerChecklist:
+    pulling_down: tuple[ToolRecord, ...]
+    """Tools a full point or more below the server's mean, and the minimum itself: the min term
+    carries 40% of description quality, so these cost the server the most."""
+    what_if: WhatIf | None
+
+
+def server_checklist(capture: Capture) -> ServerChecklist:
+    tools: Sequence[ToolRecord] = capture.tools
+    rolled = capture.server.rollup
+    mean, low = rolled.mean_tdqs, rolled.min_tdqs
+    pulling = sorted(
+        (t for t in tools if t.checked.tdqs == low or mean - t.checked.tdqs >= 1.0 - 1e-9),
+        key=lambda t: (t.checked.tdqs, t.name),
+    )
+    worst = pulling[0] if pulling else None
+    what_if = None
+    if worst is not None and worst.checked.tdqs < TARGET_TDQS:
+        raised = [
+            t.checked if t is not worst else _with_tdqs(t, TARGET_TDQS) for t in tools
+        ]
+        after = rollup(raised, capture.report.server_score)
+        what_if = WhatIf(worst.name, worst.slug, worst.checked.tdqs, TARGET_TDQS, rolled, after)
+    return ServerChecklist(tuple(pulling), what_if)
+
+
+def _with_tdqs(tool: ToolRecord, value: float):  # noqa: ANN202 - a CheckedTool
+    from dataclasses import replace
+
+    return replace(tool.checked, tdqs=value, tier=compute_tier(value))

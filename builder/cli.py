@@ -1,0 +1,184 @@
+"""`scorecards`: build, index, check, demo, serve.
+
+User errors (a missing folder, a bad option) print one clear line and exit 2; data problems never
+stop a build, they are listed in build-report.json and, with --strict, turn the exit code to 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from builder.config import SiteConfig
+
+
+class UserError(Exception):
+    pass
+
+
+class Progress:
+    """A one-line progress bar on a terminal; stage lines otherwise (CI logs stay readable)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last_stage = ""
+        self.started = time.monotonic()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.tty:
+            width = 30
+            filled = int(width * done / total) if total else width
+            sys.stderr.write(f"\r{stage:>8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+            if done >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        elif stage != self.last_stage or done >= total:
+            if done >= total:
+                sys.stderr.write(f"{stage}: {total} done ({time.monotonic() - self.started:.1f}s)\n")
+        self.last_stage = stage
+
+
+def _data_dir(value: str) -> Path:
+    path = Path(value)
+    if not path.is_dir():
+        raise UserError(f"data folder not found: {path}")
+    return path
+
+
+def _config(args: argparse.Namespace) -> SiteConfig:
+    return SiteConfig(
+        base_url=args.base_url,
+        site_url=args.site_url,
+        dispute_url=args.dispute_url,
+        **({"title": args.title} if args.title else {}),
+    )
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from builder.build import build
+
+    data = _data_dir(args.data)
+    result = build(data, Path(args.output), _config(args), progress=Progress())
+    log = result.log
+    warnings = len(log) - log.error_count
+    print(
+        f"built {result.files_written} files into {args.output} "
+        f"({', '.join(result.systems) or 'no grading data'}); "
+        f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
+    )
+    return 1 if args.strict and len(log) else 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from builder.build import read_and_plan
+
+    model = read_and_plan(_data_dir(args.data), SiteConfig())
+    for problem in model.log.problems:
+        code = f" [{problem.code}]" if problem.code else ""
+        print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
+    files = model.log.files
+    print(f"{len(files)} files read, {model.log.error_count} errors, {len(model.log) - model.log.error_count} warnings")
+    return 1 if model.log.error_count or (args.strict and len(model.log)) else 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from builder.problems import ProblemLog
+    from builder.sources.tdqs.reader import read_tdqs
+    from builder.sources.tdqs.registry_index import write_index
+
+    data = _data_dir(args.data)
+    log = ProblemLog()
+    corpus = read_tdqs(data, log)
+    if corpus is None:
+        raise UserError(f"no TDQS captures under {data / 'servers'}")
+    path = write_index(data, corpus)
+    print(f"wrote {path} ({len(corpus.servers)} servers); {log.error_count} input errors")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from builder.demo.generate import generate_demo
+    from builder.problems import ProblemLog
+    from builder.sources.tdqs.reader import read_tdqs
+    from builder.sources.tdqs.registry_index import write_index
+
+    out = Path(args.output)
+    if args.servers < 1 or args.tools < args.servers:
+        raise UserError("--servers must be at least 1 and --tools at least --servers (every server has a tool)")
+    progress = Progress()
+    try:
+        generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed,
+                      progress=lambda done, total: progress("score", done, total))
+    except ValueError as error:
+        raise UserError(str(error)) from error
+    corpus = read_tdqs(out, ProblemLog())
+    if corpus is not None:
+        write_index(out, corpus)
+    print(f"wrote a demo corpus of {args.servers} servers and {args.tools} tools into {out} (stand-in scores)")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from builder.serve import serve
+
+    folder = Path(args.output)
+    if not folder.is_dir():
+        raise UserError(f"site folder not found: {folder} (run `scorecards build` first)")
+    serve(folder, port=args.port, base_url=SiteConfig(base_url=args.base_url).base_url)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
+    commands = root.add_subparsers(dest="command", required=True)
+
+    build = commands.add_parser("build", help="build the site from a data folder")
+    build.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
+    build.add_argument("-o", "--output", default="site", help="output folder (default: site)")
+    build.add_argument("--base-url", default="/", help="path the site is served under, e.g. /<repo>/")
+    build.add_argument("--site-url", default=None, help="absolute origin for canonical links, sitemap and feeds")
+    build.add_argument("--dispute-url", default=None, help="issue tracker URL for 'dispute this score' links")
+    build.add_argument("--title", default=None, help="site title")
+    build.add_argument("--strict", action="store_true", help="exit 1 when the input has any problem")
+    build.set_defaults(run=cmd_build)
+
+    check = commands.add_parser("check", help="validate a data folder without building (exit 1 on errors)")
+    check.add_argument("data", nargs="?", default="data")
+    check.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    check.set_defaults(run=cmd_check)
+
+    index = commands.add_parser("index", help="rebuild DATA/index.json from the captures")
+    index.add_argument("data", nargs="?", default="data")
+    index.set_defaults(run=cmd_index)
+
+    demo = commands.add_parser("demo", help="generate a synthetic corpus scored by the deterministic stand-in")
+    demo.add_argument("output")
+    demo.add_argument("--servers", type=int, default=30)
+    demo.add_argument("--tools", type=int, default=300)
+    demo.add_argument("--seed", type=int, default=0)
+    demo.set_defaults(run=cmd_demo)
+
+    serve = commands.add_parser("serve", help="serve a built site on localhost")
+    serve.add_argument("output", nargs="?", default="site")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--base-url", default="/")
+    serve.set_defaults(run=cmd_serve)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except UserError as error:
+        print(f"scorecards: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("scorecards: interrupted; the previous site is unchanged", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

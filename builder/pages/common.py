@@ -1,0 +1,40 @@
+"""Pages every site has whatever systems it shows: the data-problems page and a fallback home."""
+
+from __future__ import annotations
+
+from builder import urls
+from builder.pages.page import NavItem, Page, PageContext
+from builder.problems import InputFile, Problem, ProblemLog
+
+
+class ProblemsContext(PageContext):
+    files: list[InputFile]
+    problems: list[Problem]
+    errors: int
+    warnings: int
+
+
+def problems_page(log: ProblemLog) -> Page:
+    return Page(
+        urls.PROBLEMS,
+        "problems.html",
+        ProblemsContext(
+            title="Data problems",
+            description="Every input file read, whether it was accepted, and every problem found in it.",
+            files=log.files,
+            problems=log.problems,
+            errors=log.error_count,
+            warnings=len(log) - log.error_count,
+        ),
+    )
+
+
+class FallbackHomeContext(PageContext):
+    sections: list[NavItem]
+
+
+def fallback_home(nav: list[NavItem]) -> Page:
+    return Page(
+        urls.HOME, "home_empty.html",
+        FallbackHomeContext(title="Scorecards", description="Scorecards of grading results.", sections=nav),
+    )

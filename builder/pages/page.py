@@ -1,0 +1,42 @@
+"""The unit of output: where a page goes, which template draws it, and its typed context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+
+class PageContext(BaseModel):
+    """Base of every page context. Frozen: a context is data, built once, read by a template."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    description: str = ""
+    """One sentence for search results and link previews."""
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    template: str
+    context: PageContext
+    charts: bool = False
+    """Pages that draw a Plotly chart load plotly.js; no other page does."""
+    links: tuple[str, ...] = field(default=())
+    """Output paths this page links to, checked to exist before anything is written."""
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A non-HTML output: API JSON, CSV, a feed. `content` is written as it is."""
+
+    path: str
+    content: str | bytes
+
+
+@dataclass(frozen=True)
+class NavItem:
+    label: str
+    path: str

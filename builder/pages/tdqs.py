@@ -1,0 +1,165 @@
+"""The TDQS section: home statistics, the server list, a page per server and per tool, the
+rubric, and the JSON API beside them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+from tdqs import COHERENCE_DIMENSIONS, SPEC_VERSION, TIERS, TOOL_DIMENSIONS
+
+from builder import charts, queries, urls
+from builder.config import SiteConfig
+from builder.pages.page import DataFile, NavItem, Page
+from builder.pages.rubric import rubric_page
+from builder.pages.tdqs_views import (
+    HomeContext,
+    ServerListRow,
+    ServersContext,
+    StatRow,
+    TierRow,
+    provenance,
+    server_context,
+    server_scores,
+    tool_context,
+    tool_row,
+)
+from builder.problems import Problem
+from builder.sources.tdqs.reader import Server, TdqsCorpus
+from builder.stats.tdqs import registry_stats
+
+
+def api_json(document: Any) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def nav(corpus: TdqsCorpus) -> list[NavItem]:
+    return [NavItem("Servers", urls.SERVERS), NavItem("Rubric", urls.RUBRIC)]
+
+
+def _problems_by_file(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]]:
+    grouped: dict[str, list[Problem]] = {}
+    for row in queries.run(con, "problems_for_system", {"system": "tdqs"}):
+        grouped.setdefault(row["file"], []).append(Problem.model_validate(row))
+    return grouped
+
+
+def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page, dict[str, Any]]:
+    stats = registry_stats(con)
+    meanings = {t.tier: t for t in TIERS}
+    tiers = [
+        TierRow(tier=key, meaning=meanings[key].meaning, minimum=meanings[key].minimum,
+                count=value.count, share=value.share)
+        for key, value in stats.tiers.items()
+    ]
+    dimensions = [
+        StatRow(key=d.key, name=d.name, weight=d.weight, mean=stats.dimensions[d.key].mean,
+                smell_rate=stats.dimensions[d.key].smell_rate)
+        for d in TOOL_DIMENSIONS
+    ]
+    histogram = queries.run(con, "tdqs_histogram")
+    context = HomeContext(
+        title="MCP tool definition scorecards",
+        description=(
+            f"TDQS scorecards for {stats.server_count} MCP servers and {stats.tool_count} tools, "
+            "with the statistics of the whole corpus."
+        ),
+        stats=stats,
+        tiers=tiers,
+        dimensions=dimensions,
+        flags=[(name, stats.flag_counts[name], share) for name, share in stats.flag_shares.items()],
+        coherence=[(d.name, stats.server_level.coherence[d.key]) for d in COHERENCE_DIMENSIONS],
+        models=corpus.models,
+        spec_versions=sorted({c.report.spec_version for s in corpus.servers for c in s.captures}),
+        tier_chart=charts.bar(
+            "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",
+            colours=[charts.TIER_COLOURS[t.tier] for t in tiers],
+            text=[f"{t.share * 100:.1f}%" for t in tiers],
+        ),
+        dimension_chart=charts.bar(
+            "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
+            x_title="mean score (1–5)", horizontal=True, range_=(1, 5),
+            text=[f"{d.mean:.2f} · smells {d.smell_rate * 100:.1f}%" if d.mean is not None and d.smell_rate is not None else "" for d in dimensions],
+        ),
+        histogram_chart=charts.histogram(
+            "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],
+            [row["count"] for row in histogram], x_title="TDQS", y_title="tools",
+        ),
+    )
+    return Page(urls.HOME, "tdqs/home.html", context, charts=True), stats.model_dump(mode="json", by_alias=True)
+
+
+def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> Page:
+    by_id = {server.server_id: server for server in corpus.servers}
+    rows = []
+    for row in queries.run(con, "tdqs_server_list"):
+        server = by_id[row["server_id"]]
+        rows.append(
+            ServerListRow(
+                server_id=server.server_id, slug=server.slug, display_name=server.display_name,
+                description=server.meta.description, scores=server_scores(server.current),
+                smelly_tools=row["smelly_tools"], flagged_tools=row["flagged_tools"],
+                shadowing_risks=row["shadowing_risks"], scored_at=row["generated_at"],
+            )
+        )
+    return Page(
+        urls.SERVERS, "tdqs/servers.html",
+        ServersContext(title="All servers", description=f"{len(rows)} MCP servers with their TDQS scores.", rows=rows),
+    )
+
+
+def server_api(server: Server) -> dict[str, Any]:
+    capture = server.current
+    return {
+        "id": server.server_id,
+        "displayName": server.display_name,
+        "description": server.meta.description,
+        "repositoryUrl": server.meta.repository_url,
+        "homepageUrl": server.meta.homepage_url,
+        "provenance": provenance(capture).model_dump(mode="json", by_alias=True),
+        "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
+        "coherence": {d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS},
+        "shadowingRisks": [risk.model_dump(mode="json", by_alias=True) for risk in capture.server.rollup.shadowing_risks],
+        "tools": [
+            tool_row(tool).model_dump(mode="json", by_alias=True) for tool in capture.tools
+        ],
+        "captures": [
+            {"id": c.capture_id, "scoredAt": c.generated_at, **server_scores(c).model_dump(mode="json", by_alias=True)}
+            for c in server.captures
+        ],
+    }
+
+
+def tools_chart(server: Server) -> dict[str, Any]:
+    tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
+    return charts.bar(
+        "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
+        x_title="TDQS", horizontal=True, range_=(1, 5),
+        colours=[charts.TIER_COLOURS[t.checked.tier] for t in tools],
+    )
+
+
+def server_outputs(server: Server, problems: dict[str, list[Problem]]) -> Iterator[Page | DataFile]:
+    capture = server.current
+    file_problems = [p for p in problems.get(capture.file, []) if p.severity == "warning"]
+    api_path = urls.server_api(server.slug)
+    yield Page(
+        urls.server_page(server.slug), "tdqs/server.html",
+        server_context(server, file_problems, api_path, tools_chart(server)), charts=True,
+    )
+    yield DataFile(api_path, api_json(server_api(server)))
+    for tool in capture.tools:
+        yield Page(urls.tool_page(server.slug, tool.slug), "tdqs/tool.html", tool_context(server, tool, file_problems))
+
+
+def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
+    problems = _problems_by_file(con)
+    home, stats = home_page(con, corpus)
+    yield home
+    yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
+    yield servers_page(con, corpus)
+    yield rubric_page()
+    for server in corpus.servers:
+        yield from server_outputs(server, problems)

@@ -1,0 +1,519 @@
+"""Typed page contexts of the TDQS section, and the functions that fill them from the records.
+
+Every template of the section reads exactly one of these models; a test checks that templates
+use no other names. The API JSON of a server is generated from the same view rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
+
+from builder.checklist import DimensionStep, LintItem, server_checklist, tool_checklist
+from builder.pages.page import PageContext
+from builder.problems import Problem
+from builder.sources.tdqs.reader import Capture, Server, ToolRecord
+from builder.stats.tdqs import RegistryStats
+
+_FLAGS = {flag.name: flag for flag in FLAGS}
+
+
+class View(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class Provenance(View):
+    scored_at: str
+    spec_version: str
+    model: str | None
+    scoring_system: str
+    grading_system: str
+    capture_id: str
+    file: str
+
+
+class DimensionRow(View):
+    key: str
+    name: str
+    weight: int
+    question: str
+    score: int
+    anchor: str
+    justification: str
+
+
+class FlagRow(View):
+    name: str
+    level: str
+    effect: str
+    explanation: str
+
+
+class ToolRow(View):
+    name: str
+    slug: str
+    tdqs: float
+    tier: str
+    scores: dict[str, int]
+    flags: list[str]
+    smells: list[str]
+    input_hash: str
+    stale: bool
+
+
+class HistoryPoint(View):
+    capture_id: str
+    scored_at: str
+    tdqs: float | None
+    tier: str | None
+    input_hash: str | None
+    model: str | None
+    changes: list[str]
+
+
+class Parameter(View):
+    name: str
+    type: str
+    required: bool
+    description: str | None
+    enum: list[str] | None
+
+
+class DefinitionView(View):
+    title: str | None
+    description: str | None
+    parameters: list[Parameter]
+    annotations: dict[str, Any] | None
+    has_output_schema: bool
+
+
+class CoherenceRow(View):
+    key: str
+    name: str
+    question: str
+    score: int
+    anchor: str
+    justification: str
+
+
+class ShadowRow(View):
+    tool: str
+    tool_slug: str | None
+    invocation_cost: int
+    cheaper_sibling: str
+    cheaper_sibling_slug: str | None
+    cheaper_sibling_invocation_cost: int
+    justification: str
+
+
+class ServerScores(View):
+    overall_score: float | None
+    overall_tier: str | None
+    description_quality_score: float | None
+    description_quality_tier: str | None
+    coherence_score: float
+    coherence_tier: str
+    mean_tdqs: float
+    min_tdqs: float
+    tool_count: int
+    scored_tool_count: int
+    coverage_ok: bool
+
+
+class WhatIfView(View):
+    tool: str
+    tool_slug: str
+    tdqs_before: float
+    tdqs_after: float
+    description_quality_before: float
+    description_quality_after: float
+    overall_before: float
+    overall_after: float
+    overall_tier_after: str
+
+
+class Note(View):
+    """A stored value that disagrees with the recomputation, or another data note."""
+
+    json_path: str
+    reason: str
+
+
+# ---- page contexts ----------------------------------------------------------------------------
+
+
+class TierRow(View):
+    tier: str
+    meaning: str
+    minimum: float | None
+    count: int
+    share: float
+
+
+class StatRow(View):
+    key: str
+    name: str
+    weight: int
+    mean: float | None
+    smell_rate: float | None
+
+
+class SectionLink(View):
+    label: str
+    path: str
+    summary: str
+
+
+class HomeContext(PageContext):
+    stats: RegistryStats
+    tiers: list[TierRow]
+    dimensions: list[StatRow]
+    flags: list[tuple[str, int, float]]
+    coherence: list[tuple[str, float | None]]
+    models: list[str]
+    spec_versions: list[str]
+    tier_chart: dict[str, Any]
+    dimension_chart: dict[str, Any]
+    histogram_chart: dict[str, Any]
+
+
+class ServerListRow(View):
+    server_id: str
+    slug: str
+    display_name: str
+    description: str | None
+    scores: ServerScores
+    smelly_tools: int
+    flagged_tools: int
+    shadowing_risks: int
+    scored_at: str
+
+
+class ServersContext(PageContext):
+    rows: list[ServerListRow]
+
+
+class ServerContext(PageContext):
+    server_id: str
+    slug: str
+    display_name: str
+    about: str | None
+    repository_url: str | None
+    homepage_url: str | None
+    scores: ServerScores
+    coherence: list[CoherenceRow]
+    coherence_summary: str
+    shadowing: list[ShadowRow]
+    tools: list[ToolRow]
+    pulling_down: list[ToolRow]
+    what_if: WhatIfView | None
+    history: list[HistoryPoint]
+    provenance: Provenance
+    notes: list[Note]
+    api_path: str
+    tools_chart: dict[str, Any]
+
+
+class ToolContext(PageContext):
+    server_slug: str
+    server_name: str
+    name: str
+    slug: str
+    tdqs: float
+    tier: str
+    tier_meaning: str
+    summary: str
+    dimensions: list[DimensionRow]
+    flags: list[FlagRow]
+    smells: list[str]
+    signals: dict[str, Any]
+    input_hash: str
+    stale: bool
+    latest_hash: str | None
+    definition: DefinitionView | None
+    steps: list[DimensionStep]
+    items: list[LintItem]
+    history: list[HistoryPoint]
+    provenance: Provenance
+    notes: list[Note]
+
+
+# ---- builders ---------------------------------------------------------------------------------
+
+
+def provenance(capture: Capture) -> Provenance:
+    return Provenance(
+        scored_at=capture.generated_at,
+        spec_version=capture.report.spec_version,
+        model=capture.report.model,
+        scoring_system=capture.scoring_system,
+        grading_system=capture.grading_system,
+        capture_id=capture.capture_id,
+        file=capture.file,
+    )
+
+
+def server_scores(capture: Capture) -> ServerScores:
+    rolled, ok = capture.server.rollup, capture.server.coverage_ok
+    return ServerScores(
+        overall_score=rolled.overall_score if ok else None,
+        overall_tier=rolled.overall_tier if ok else None,
+        description_quality_score=rolled.description_quality_score if ok else None,
+        description_quality_tier=rolled.description_quality_tier if ok else None,
+        coherence_score=rolled.coherence_score,
+        coherence_tier=rolled.coherence_tier,
+        mean_tdqs=rolled.mean_tdqs,
+        min_tdqs=rolled.min_tdqs,
+        tool_count=rolled.tool_count,
+        scored_tool_count=rolled.scored_tool_count,
+        coverage_ok=ok,
+    )
+
+
+def tool_row(tool: ToolRecord) -> ToolRow:
+    score = tool.checked.score
+    return ToolRow(
+        name=tool.name,
+        slug=tool.slug,
+        tdqs=tool.checked.tdqs,
+        tier=tool.checked.tier,
+        scores=dict(score.scores),
+        flags=[*score.flags, *score.server_flags],
+        smells=list(tool.checked.smells),
+        input_hash=tool.input_hash,
+        stale=tool.stale,
+    )
+
+
+def _type_of(schema: object) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(str(k) for k in kind)
+    if isinstance(kind, str):
+        if kind == "array" and isinstance(schema.get("items"), dict):
+            return f"array of {_type_of(schema['items'])}"
+        return kind
+    for union in ("anyOf", "oneOf"):
+        if isinstance(schema.get(union), list):
+            return " | ".join(_type_of(branch) for branch in schema[union])
+    return "any"
+
+
+def definition_view(tool: ToolRecord) -> DefinitionView | None:
+    if tool.definition is None:
+        return None
+    definition = tool.definition.tool
+    schema = definition.input_schema or {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    parameters = []
+    for name, prop in (properties or {}).items():
+        prop_dict = prop if isinstance(prop, dict) else {}
+        description = prop_dict.get("description")
+        enum = prop_dict.get("enum")
+        parameters.append(
+            Parameter(
+                name=str(name),
+                type=_type_of(prop_dict),
+                required=name in required,
+                description=description if isinstance(description, str) else None,
+                enum=[str(value) for value in enum] if isinstance(enum, list) else None,
+            )
+        )
+    return DefinitionView(
+        title=definition.title,
+        description=definition.description,
+        parameters=parameters,
+        annotations=definition.annotations,
+        has_output_schema=bool(definition.output_schema),
+    )
+
+
+def _changes(before: ToolRecord | None, after: ToolRecord | None) -> list[str]:
+    """What moved between two captures of one tool, in words."""
+    if before is None and after is not None:
+        return ["tool added"]
+    if after is None:
+        return ["tool removed"]
+    assert before is not None
+    changes = []
+    if before.input_hash != after.input_hash:
+        changes.append("definition changed")
+    for dimension in TOOL_DIMENSIONS:
+        a = before.checked.score.scores[dimension.key]  # type: ignore[literal-required]
+        b = after.checked.score.scores[dimension.key]  # type: ignore[literal-required]
+        if a != b:
+            changes.append(f"{dimension.name} {a} → {b}")
+    if before.checked.tier != after.checked.tier:
+        changes.append(f"tier {before.checked.tier} → {after.checked.tier}")
+    return changes
+
+
+def tool_history(server: Server, name: str) -> list[HistoryPoint]:
+    points: list[HistoryPoint] = []
+    previous: ToolRecord | None = None
+    for capture in server.captures:
+        record = next((tool for tool in capture.tools if tool.name == name), None)
+        if record is None and previous is None:
+            continue
+        points.append(
+            HistoryPoint(
+                capture_id=capture.capture_id,
+                scored_at=capture.generated_at,
+                tdqs=record.checked.tdqs if record else None,
+                tier=record.checked.tier if record else None,
+                input_hash=record.input_hash if record else None,
+                model=capture.report.model,
+                changes=_changes(previous, record) if points else [],
+            )
+        )
+        previous = record
+    return points
+
+
+def server_history(server: Server) -> list[HistoryPoint]:
+    points = []
+    previous: Capture | None = None
+    for capture in server.captures:
+        scores = server_scores(capture)
+        changes: list[str] = []
+        if previous is not None:
+            before = {t.name: t for t in previous.tools}
+            after = {t.name: t for t in capture.tools}
+            for name in sorted(set(before) | set(after)):
+                moved = _changes(before.get(name), after.get(name))
+                if moved:
+                    changes.append(f"{name}: {', '.join(moved)}")
+            old = server_scores(previous)
+            if old.overall_tier != scores.overall_tier:
+                changes.insert(0, f"overall tier {old.overall_tier or '—'} → {scores.overall_tier or '—'}")
+        points.append(
+            HistoryPoint(
+                capture_id=capture.capture_id,
+                scored_at=capture.generated_at,
+                tdqs=scores.overall_score,
+                tier=scores.overall_tier,
+                input_hash=None,
+                model=capture.report.model,
+                changes=changes,
+            )
+        )
+        previous = capture
+    return points
+
+
+def notes_for(problems: list[Problem], prefix: str = "") -> list[Note]:
+    return [
+        Note(json_path=p.json_path, reason=p.reason)
+        for p in problems
+        if not prefix or p.json_path == prefix or p.json_path.startswith((prefix + ".", prefix + "["))
+    ]
+
+
+def tier_meaning(tier: str) -> str:
+    return next((t.meaning for t in TIERS if t.tier == tier), "")
+
+
+def server_context(server: Server, problems: list[Problem], api_path: str, tools_chart: dict[str, Any]) -> ServerContext:
+    capture = server.current
+    rolled = capture.server.rollup
+    slugs = {tool.name: tool.slug for tool in capture.tools}
+    checklist = server_checklist(capture)
+    what_if = None
+    if checklist.what_if is not None:
+        w = checklist.what_if
+        what_if = WhatIfView(
+            tool=w.tool, tool_slug=w.tool_slug, tdqs_before=w.tdqs_before, tdqs_after=w.tdqs_after,
+            description_quality_before=w.before.description_quality_score,
+            description_quality_after=w.after.description_quality_score,
+            overall_before=w.before.overall_score, overall_after=w.after.overall_score,
+            overall_tier_after=w.after.overall_tier,
+        )
+    worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    return ServerContext(
+        title=server.display_name,
+        description=f"TDQS scorecard of the MCP server {server.display_name}: {len(capture.tools)} tools scored.",
+        server_id=server.server_id,
+        slug=server.slug,
+        display_name=server.display_name,
+        about=server.meta.description,
+        repository_url=server.meta.repository_url,
+        homepage_url=server.meta.homepage_url,
+        scores=server_scores(capture),
+        coherence=[
+            CoherenceRow(
+                key=d.key, name=d.name, question=d.question,
+                score=rolled.coherence_justifications[d.key].score,
+                anchor=d.anchors.get(rolled.coherence_justifications[d.key].score, ""),
+                justification=rolled.coherence_justifications[d.key].justification,
+            )
+            for d in COHERENCE_DIMENSIONS
+        ],
+        coherence_summary=rolled.coherence_summary,
+        shadowing=[
+            ShadowRow(
+                tool=risk.tool, tool_slug=slugs.get(risk.tool), invocation_cost=risk.invocation_cost,
+                cheaper_sibling=risk.cheaper_sibling, cheaper_sibling_slug=slugs.get(risk.cheaper_sibling),
+                cheaper_sibling_invocation_cost=risk.cheaper_sibling_invocation_cost,
+                justification=risk.justification,
+            )
+            for risk in rolled.shadowing_risks
+        ],
+        tools=[tool_row(t) for t in worst_first],
+        pulling_down=[tool_row(t) for t in checklist.pulling_down],
+        what_if=what_if,
+        history=server_history(server),
+        provenance=provenance(capture),
+        notes=notes_for(problems, "$.server"),
+        api_path=api_path,
+        tools_chart=tools_chart,
+    )
+
+
+def tool_context(server: Server, tool: ToolRecord, problems: list[Problem]) -> ToolContext:
+    capture = server.current
+    score = tool.checked.score
+    checklist = tool_checklist(tool)
+    signals = score.context_signals.model_dump(by_alias=True)
+    return ToolContext(
+        title=f"{tool.name} · {server.display_name}",
+        description=f"TDQS {tool.checked.tdqs:.1f} (tier {tool.checked.tier}) for the tool {tool.name} of {server.display_name}.",
+        server_slug=server.slug,
+        server_name=server.display_name,
+        name=tool.name,
+        slug=tool.slug,
+        tdqs=tool.checked.tdqs,
+        tier=tool.checked.tier,
+        tier_meaning=tier_meaning(tool.checked.tier),
+        summary=score.summary,
+        dimensions=[
+            DimensionRow(
+                key=d.key, name=d.name, weight=d.weight, question=d.question,
+                score=score.scores[d.key],  # type: ignore[literal-required]
+                anchor=d.anchors.get(score.scores[d.key], ""),  # type: ignore[literal-required]
+                justification=score.justifications[d.key].justification,  # type: ignore[literal-required]
+            )
+            for d in TOOL_DIMENSIONS
+        ],
+        flags=[
+            FlagRow(name=name, level=_FLAGS[name].level, effect=_FLAGS[name].effect,
+                    explanation=_FLAGS[name].explanation)
+            for name in [*score.flags, *score.server_flags]
+        ],
+        smells=list(tool.checked.smells),
+        signals=signals,
+        input_hash=tool.input_hash,
+        stale=tool.stale,
+        latest_hash=tool.latest_hash,
+        definition=definition_view(tool),
+        steps=list(checklist.steps),
+        items=list(checklist.items),
+        history=tool_history(server, tool.name),
+        provenance=provenance(capture),
+        notes=notes_for(problems, f"$.tools[{tool.index}]"),
+    )

@@ -1,0 +1,80 @@
+"""The Jinja2 environment: autoescaping everywhere, strict about undefined names, and the few
+filters templates need. One Renderer per build; rendering a page is a pure function of the page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
+from markupsafe import Markup
+
+from builder import urls
+from builder.config import SiteConfig
+from builder.markdown import is_safe_url, render_trusted, render_untrusted
+from builder.pages.page import Page
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def fmt_score(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def fmt_share(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value * 100:.{digits}f}%"
+
+
+def fmt_signed(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:+.{digits}f}"
+
+
+def json_for_script(value: Any) -> Markup:
+    """JSON safe inside `<script type="application/json">`: `<`, `>`, `&` and the two Unicode
+    line separators are escaped, so no string in the data can close the element."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(raw, escaped)
+    return Markup(text)
+
+
+class Renderer:
+    def __init__(self, config: SiteConfig, site: dict[str, Any]) -> None:
+        self.config = config
+        self.env = Environment(
+            loader=FileSystemLoader(str(TEMPLATES)),
+            autoescape=select_autoescape(["html", "xml", "svg"], default_for_string=True),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters.update(
+            score=fmt_score,
+            share=fmt_share,
+            signed=fmt_signed,
+            markdown=render_untrusted,
+            trusted_markdown=render_trusted,
+            script_json=json_for_script,
+        )
+        self.env.globals.update(url=_url, asset=_asset, safe_url=is_safe_url, config=config, site=site)
+
+    def render(self, page: Page) -> str:
+        template = self.env.get_template(page.template)
+        return template.render(page=page.context, page_path=page.path, charts=page.charts)
+
+    def render_string(self, template_name: str, **context: Any) -> str:
+        return self.env.get_template(template_name).render(**context)
+
+
+@pass_context
+def _url(context: Any, target: str) -> str:
+    """`{{ url(paths.SERVERS) }}`: the relative link from the page being rendered."""
+    return urls.relative(context["page_path"], target)
+
+
+@pass_context
+def _asset(context: Any, name: str) -> str:
+    return urls.relative(context["page_path"], f"static/{name}")

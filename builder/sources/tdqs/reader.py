@@ -1,0 +1,338 @@
+"""Reads the TDQS part of a data directory into validated, re-checked records.
+
+For every capture: the ScoreReport is validated with tdqs's own model; the spec version must be
+one this build knows; duplicate tool names keep the first; every derived number is re-checked
+(`recompute`); and where the tools/list that was scored sits beside it, each definition's
+inputHash is recomputed with tdqs's `compute_context_signals`. A capture that cannot be used is
+rejected with a reason; its server keeps its other captures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+from tdqs import (
+    SPEC_VERSION,
+    ContextSignals,
+    ScoreReport,
+    TdqsInputError,
+    ToolDefinition,
+    compute_context_signals,
+    parse_tool_definitions,
+)
+
+from builder.problems import ProblemLog, describe_validation_error
+from builder.sources.jsonfile import read_json, relative_name
+from builder.sources.tdqs import layout
+from builder.sources.tdqs.models import ServerMeta
+from builder.sources.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
+from builder.urls import slug
+
+SYSTEM = "tdqs"
+SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
+STAND_IN_PREFIX = "stand-in/"
+
+
+def versions_for(spec_version: str) -> tuple[str, str]:
+    """TDQS names one version for its rubric; the site records it as the two separate system
+    versions the registry index carries (`1.2` → `scoringSystem/1.2.0`, `gradingSystem/1.2.0`)."""
+    parts = (spec_version.split(".") + ["0", "0"])[:3]
+    semver = ".".join(part if part.isdigit() else "0" for part in parts)
+    return f"scoringSystem/{semver}", f"gradingSystem/{semver}"
+
+
+@dataclass(frozen=True)
+class Definition:
+    tool: ToolDefinition
+    signals: ContextSignals
+    """Recomputed by tdqs from the definition; its inputHash is the definition's identity."""
+
+
+@dataclass(frozen=True)
+class ToolRecord:
+    name: str
+    slug: str
+    index: int
+    """Position in the capture's `tools` array, for JSON paths in problems."""
+    checked: CheckedTool
+    definition: Definition | None
+    """The definition as scored, from the capture's tools/list, when it has one."""
+    latest_hash: str | None
+    """inputHash of the server's newest known definition of this tool (may be newer than the score)."""
+
+    @property
+    def score(self):  # noqa: ANN201 - ToolScore, kept short for templates
+        return self.checked.score
+
+    @property
+    def input_hash(self) -> str:
+        return self.checked.score.context_signals.input_hash
+
+    @property
+    def stale(self) -> bool:
+        """Scored against a definition that is no longer the newest one known."""
+        return self.latest_hash is not None and self.latest_hash != self.input_hash
+
+
+@dataclass(frozen=True)
+class Capture:
+    capture_id: str
+    file: str
+    tools_file: str | None
+    report: ScoreReport
+    tools: tuple[ToolRecord, ...]
+    server: CheckedServer
+    scoring_system: str
+    grading_system: str
+
+    @property
+    def generated_at(self) -> str:
+        return self.report.generated_at
+
+
+@dataclass(frozen=True)
+class Server:
+    server_id: str
+    slug: str
+    meta: ServerMeta
+    captures: tuple[Capture, ...]
+    """Oldest first; the last one is current."""
+    unscored_definitions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def current(self) -> Capture:
+        return self.captures[-1]
+
+    @property
+    def display_name(self) -> str:
+        return self.meta.display_name or self.current.report.server.name or self.server_id
+
+
+@dataclass(frozen=True)
+class TdqsCorpus:
+    servers: tuple[Server, ...]
+    stored_index: object | None
+    """The parsed index.json as found, compared with the captures by `registry_index`."""
+
+    @property
+    def models(self) -> list[str]:
+        return sorted({c.report.model or "" for s in self.servers for c in s.captures} - {""})
+
+    @property
+    def stand_in_models(self) -> list[str]:
+        return [model for model in self.models if model.startswith(STAND_IN_PREFIX)]
+
+    @property
+    def data_as_of(self) -> str | None:
+        stamps = [c.generated_at for s in self.servers for c in s.captures]
+        return max(stamps) if stamps else None
+
+
+def _read_definitions(path: Path, data_dir: Path, log: ProblemLog) -> dict[str, Definition] | None:
+    document = read_json(path, data_dir, SYSTEM, log)
+    if document is None:
+        return None
+    name = relative_name(path, data_dir)
+    try:
+        parsed = parse_tool_definitions(document)
+    except TdqsInputError as error:
+        log.reject(name, SYSTEM, "$.tools", f"not a tools/list result: {error}")
+        return None
+    return {tool.name: Definition(tool, compute_context_signals(tool)) for tool in parsed.tools}
+
+
+def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | None:
+    document = read_json(path, data_dir, SYSTEM, log)
+    if document is None:
+        return None
+    name = relative_name(path, data_dir)
+    if not isinstance(document, dict):
+        log.reject(name, SYSTEM, "$", "a capture must be a JSON object (a tdqs ScoreReport)")
+        return None
+    try:
+        report = ScoreReport.model_validate(document)
+    except ValidationError as error:
+        problems = describe_validation_error(error)
+        log.reject(name, SYSTEM, problems[0][0], "not a tdqs ScoreReport: " + problems[0][1])
+        for where, reason in problems[1:20]:
+            log.add(name, SYSTEM, where, reason)
+        return None
+    if report.spec_version not in SUPPORTED_SPEC_VERSIONS:
+        known = ", ".join(sorted(SUPPORTED_SPEC_VERSIONS))
+        log.reject(
+            name, SYSTEM, "$.specVersion",
+            f"TDQS spec version {report.spec_version!r} is not one this build knows ({known}); "
+            "its scores cannot be checked or compared",
+        )
+        return None
+    if not report.tools:
+        log.reject(name, SYSTEM, "$.tools", "the capture scores no tools")
+        return None
+    return report
+
+
+def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple[int, object]]:
+    seen: set[str] = set()
+    kept = []
+    for index, tool in enumerate(report.tools):
+        if tool.name in seen:
+            log.add(name, SYSTEM, f"$.tools[{index}].name",
+                    f"duplicate tool name {tool.name!r}: the first one is kept, this one is skipped")
+            continue
+        seen.add(tool.name)
+        kept.append((index, tool))
+    return kept
+
+
+def _slugs(names: list[str]) -> dict[str, str]:
+    """Tool slugs within a server. `slug()` is already distinct for distinct names; a clash
+    (a name that spells another's hashed slug) gets a numbered suffix instead of a lost page."""
+    taken: dict[str, str] = {}
+    result: dict[str, str] = {}
+    for name in names:
+        candidate = slug(name)
+        counter = 2
+        while candidate in taken and taken[candidate] != name:
+            candidate = f"{slug(name)}-{counter}"
+            counter += 1
+        taken[candidate] = name
+        result[name] = candidate
+    return result
+
+
+def _read_capture(
+    files: layout.CaptureFiles, data_dir: Path, log: ProblemLog
+) -> tuple[ScoreReport, dict[str, Definition] | None, list[tuple[int, object]]] | None:
+    assert files.score is not None
+    report = _read_report(files.score, data_dir, log)
+    definitions = _read_definitions(files.tools, data_dir, log) if files.tools else None
+    if report is None:
+        return None
+    kept = _unique_tools(report, relative_name(files.score, data_dir), log)
+    return report, definitions, kept
+
+
+def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLog) -> Server | None:
+    folder_name = relative_name(server_files.folder, data_dir)
+    for stray in server_files.strays:
+        log.reject(relative_name(stray, data_dir), SYSTEM, "$",
+                   "not a TDQS file (expected server.json, <capture>.score.json or <capture>.tools.json)")
+    if not layout.SERVER_ID.match(server_files.server_id):
+        log.reject(folder_name, SYSTEM, "$",
+                   "server folder name is not a valid server id ([A-Za-z0-9._-], 1-128 characters)")
+        return None
+    meta = ServerMeta()
+    if server_files.meta is not None:
+        document = read_json(server_files.meta, data_dir, SYSTEM, log)
+        name = relative_name(server_files.meta, data_dir)
+        if document is not None:
+            try:
+                meta = ServerMeta.model_validate(document)
+            except ValidationError as error:
+                for where, reason in describe_validation_error(error):
+                    log.add(name, SYSTEM, where, f"{reason}; server.json ignored")
+
+    loaded = []
+    latest_definitions: dict[str, str] = {}
+    for files in server_files.captures:
+        if files.score is None:
+            # A tools/list captured after the last score: its hashes tell which scores are stale.
+            definitions = _read_definitions(files.tools, data_dir, log) if files.tools else None
+            if definitions:
+                loaded.append((files, None, definitions, []))
+            continue
+        result = _read_capture(files, data_dir, log)
+        if result is not None:
+            loaded.append((files, *result))
+    scored = [item for item in loaded if item[1] is not None]
+    if not scored:
+        if server_files.captures:
+            log.add(folder_name, SYSTEM, "$", "no usable capture: the server is left out of the site")
+        return None
+    # Order by the reports' own timestamps; a tools/list without a score sorts by its file name.
+    loaded.sort(key=lambda item: (item[1].generated_at if item[1] else _stamp(item[0].capture_id), item[0].capture_id))
+    for _, _, definitions, _ in loaded:
+        if definitions:
+            latest_definitions.update({n: d.signals.input_hash for n, d in definitions.items()})
+    unscored = {}
+    if loaded[-1][1] is None:
+        unscored = {n: d.signals.input_hash for n, d in (loaded[-1][2] or {}).items()}
+
+    all_names = [tool.name for _, report, _, kept in loaded if report for _, tool in kept]
+    slugs = _slugs(list(dict.fromkeys(all_names)))
+    captures = []
+    for files, report, definitions, kept in loaded:
+        if report is None:
+            continue
+        name = relative_name(files.score, data_dir)
+        records = []
+        for index, tool in kept:
+            checked = check_tool(tool, index)
+            for disagreement in checked.disagreements:
+                log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
+            definition = definitions.get(tool.name) if definitions else None
+            if definition is not None and definition.signals.input_hash != tool.context_signals.input_hash:
+                log.add(
+                    name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",
+                    f"inputHash {tool.context_signals.input_hash} does not match {definition.signals.input_hash}, "
+                    f"the hash of the definition of {tool.name!r} in {relative_name(files.tools, data_dir)}",
+                    severity="warning",
+                )
+            records.append(
+                ToolRecord(tool.name, slugs[tool.name], index, checked, definition, latest_definitions.get(tool.name))
+            )
+        server = check_server(report, [record.checked for record in records])
+        for disagreement in server.disagreements:
+            log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
+        scoring_system, grading_system = versions_for(report.spec_version)
+        scoring_system = meta.scoring_system or scoring_system
+        grading_system = meta.grading_system or grading_system
+        captures.append(
+            Capture(
+                capture_id=files.capture_id,
+                file=name,
+                tools_file=relative_name(files.tools, data_dir) if files.tools else None,
+                report=report,
+                tools=tuple(records),
+                server=server,
+                scoring_system=scoring_system,
+                grading_system=grading_system,
+            )
+        )
+    return Server(
+        server_id=server_files.server_id,
+        slug=slug(server_files.server_id),
+        meta=meta,
+        captures=tuple(captures),
+        unscored_definitions=unscored,
+    )
+
+
+def _stamp(capture_id: str) -> str:
+    """`2026-05-14T09-30-00Z` → `2026-05-14T09:30:00Z`, comparable with generatedAt."""
+    if "T" in capture_id:
+        day, time = capture_id.split("T", 1)
+        return day + "T" + time.replace("-", ":")
+    return capture_id
+
+
+def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
+    found = layout.discover(data_dir)
+    index_path = data_dir / layout.INDEX_FILE
+    if not found and not index_path.exists():
+        return None
+    servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
+    stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
+    return TdqsCorpus(servers=tuple(servers), stored_index=stored_index)
+
+
+def read_tdqs_checked(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
+    """`read_tdqs`, then the stored index.json compared with what the captures say."""
+    from builder.sources.tdqs.registry_index import compare_index
+
+    corpus = read_tdqs(data_dir, log)
+    if corpus is not None:
+        compare_index(corpus, log)
+    return corpus

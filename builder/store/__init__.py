@@ -1,0 +1,1 @@
+"""The DuckDB store: every grading system's records as tables, so statistics are SQL."""

@@ -1,0 +1,56 @@
+"""The grading systems the site presents, each a reader → loader → pages slice.
+
+Adding a system is adding one entry here: nothing in the build knows a system by name, and no
+system knows about another, so FlowMCP or CLEO data never touches the TDQS path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from builder.config import SiteConfig
+from builder.pages.page import DataFile, NavItem, Page
+from builder.problems import ProblemLog
+
+
+@dataclass(frozen=True)
+class GradingSystem:
+    key: str
+    read: Callable[[Path, ProblemLog], Any | None]
+    """Reads and validates the system's files under the data directory; None when it has none."""
+    load: Callable[[duckdb.DuckDBPyConnection, Any], None]
+    """Loads the validated records into DuckDB tables named `<key>_…`."""
+    outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Page | DataFile]]
+    """Every page and data file of the system's section."""
+    nav: Callable[[Any], list[NavItem]]
+    """Its entries in the site navigation."""
+    stand_in_models: Callable[[Any], list[str]] = lambda corpus: []
+    """Models named in the corpus that are stand-ins, so every page can say so."""
+    data_as_of: Callable[[Any], str | None] = lambda corpus: None
+    """The newest timestamp in the corpus (never the build's clock: builds are reproducible)."""
+
+
+def all_systems() -> list[GradingSystem]:
+    """Imported lazily so a broken optional system cannot stop `scorecards --help`."""
+    from builder.pages import tdqs as tdqs_pages
+    from builder.sources.tdqs.reader import read_tdqs_checked
+    from builder.store.tdqs import load_tdqs
+
+    systems: list[GradingSystem] = [
+        GradingSystem(
+            key="tdqs",
+            read=read_tdqs_checked,
+            load=load_tdqs,
+            outputs=tdqs_pages.outputs,
+            nav=tdqs_pages.nav,
+            stand_in_models=lambda corpus: corpus.stand_in_models,
+            data_as_of=lambda corpus: corpus.data_as_of,
+        ),
+    ]
+    # Each further system registers itself below, in the order its section appears in the navigation.
+    return systems

@@ -1,0 +1,112 @@
+"""The one place that turns names into output paths and paths into links.
+
+Output paths are POSIX paths relative to the site root (`servers/acme/tools/get_x/index.html`).
+Links between pages are relative (`../../`), so a site built once works under any base path:
+a GitHub project page (`/<repo>/`), a user page (`/`) or a folder opened through `scorecards
+serve`. Absolute URLs are made only where a protocol demands them (canonical, OpenGraph,
+sitemap, feeds), from the configured base URL.
+
+Names come from third parties, so a name is never used as a path as it is. `slug()` keeps the
+readable part of a name and adds a short hash of the exact name whenever that readable part is
+not the name itself: names that differ only by case, or that collapse to the same characters
+(`a/b`, `a..b`, `a\\b`), get distinct paths, and the same name always gets the same path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+import unicodedata
+
+_KEEP = re.compile(r"[^a-z0-9_-]+")
+_MAX_READABLE = 60
+
+
+def slug(name: str) -> str:
+    """A stable, safe path segment for `name`: `[a-z0-9_-]`, at most ~70 characters, never empty,
+    never `.` or `..`. Identical to `name` when `name` is already such a segment."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    readable = _KEEP.sub("-", folded).strip("-_")[:_MAX_READABLE].strip("-_")
+    if readable == name and readable:
+        return readable
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{readable}-{digest}" if readable else f"x-{digest}"
+
+
+def check_output_path(path: str) -> str:
+    """Refuses any output path that could leave the site folder or is not in canonical form."""
+    if not path or path.startswith("/") or "\\" in path or "\x00" in path:
+        raise ValueError(f"unsafe output path: {path!r}")
+    parts = path.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise ValueError(f"unsafe output path: {path!r}")
+    return path
+
+
+def page_dir(path: str) -> str:
+    """The folder a page lives in, as seen by a browser: `servers/x/index.html` → `servers/x`."""
+    return posixpath.dirname(path)
+
+
+def relative(from_page: str, to_path: str) -> str:
+    """The link from the page at `from_page` to the output path `to_path`. A target ending in
+    `index.html` is linked as its folder (`../x/`), as every static host serves it."""
+    target = to_path
+    trailing = ""
+    if target == "index.html" or target.endswith("/index.html"):
+        target = target[: -len("index.html")].rstrip("/") or "."
+        trailing = "/"
+    link = posixpath.relpath(target, page_dir(from_page) or ".")
+    if link == ".":
+        return "./"
+    return link + trailing if not link.endswith("/") else link
+
+
+def root_prefix(from_page: str) -> str:
+    """`../../` for a page two folders deep; `` for a page at the root."""
+    depth = from_page.count("/")
+    return "../" * depth
+
+
+# ---- the site's page paths, named for what they show ------------------------------------------
+
+HOME = "index.html"
+RUBRIC = "rubric/index.html"
+SERVERS = "servers/index.html"
+PROBLEMS = "problems/index.html"
+STATS_API = "api/stats.json"
+BUILD_REPORT = "build-report.json"
+
+
+def server_page(server_slug: str) -> str:
+    return f"servers/{server_slug}/index.html"
+
+
+def server_api(server_slug: str) -> str:
+    return f"api/servers/{server_slug}.json"
+
+
+def tool_page(server_slug: str, tool_slug: str) -> str:
+    return f"servers/{server_slug}/tools/{tool_slug}/index.html"
+
+
+def absolute(base_url: str, path: str) -> str:
+    """An absolute URL for protocols that need one; `base_url` ends with `/`."""
+    if path == "index.html" or path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    return base_url + path
+
+
+# ---- CLEO agent sessions ----------------------------------------------------------------------
+
+CLEO_SESSIONS = "sessions/index.html"
+CLEO_SESSIONS_API = "api/sessions.json"
+
+
+def cleo_session_page(session_slug: str) -> str:
+    return f"sessions/{session_slug}/index.html"
+
+
+def cleo_run_page(session_slug: str, run_slug: str) -> str:
+    return f"sessions/{session_slug}/runs/{run_slug}/index.html"

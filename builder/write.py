@@ -1,0 +1,93 @@
+"""All output goes through one writer.
+
+- It refuses to write the same path twice, so two names that map to one slug are a build error,
+  not a page silently overwritten.
+- It refuses any path that would leave the output folder.
+- It writes into a temporary folder beside the output and swaps it in only when the build is
+  complete, so a failed or interrupted build leaves the previous site whole.
+- `MemoryWriter` keeps files in a dict, for tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from builder.urls import check_output_path
+
+
+class DuplicateOutput(Exception):
+    pass
+
+
+class Writer:
+    """Common bookkeeping: the set of paths written, in the order written."""
+
+    def __init__(self) -> None:
+        self.paths: dict[str, int] = {}
+
+    def write(self, path: str, content: str | bytes) -> None:
+        check_output_path(path)
+        if path in self.paths:
+            raise DuplicateOutput(f"two outputs want the same path: {path}")
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.paths[path] = len(data)
+        self._store(path, data)
+
+    def copy(self, path: str, source: Path) -> None:
+        self.write(path, source.read_bytes())
+
+    def _store(self, path: str, data: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def exists(self, path: str) -> bool:
+        return path in self.paths
+
+
+class MemoryWriter(Writer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: dict[str, bytes] = {}
+
+    def _store(self, path: str, data: bytes) -> None:
+        self.files[path] = data
+
+    def text(self, path: str) -> str:
+        return self.files[path].decode("utf-8")
+
+
+class FolderWriter(Writer):
+    """Writes into `<out>.tmp-*` beside `out`; `commit()` swaps it into place."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__()
+        self.out = out.resolve()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
+        self._made: set[str] = set()
+
+    def _store(self, path: str, data: bytes) -> None:
+        target = self.staging / path
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+        with open(target, "wb") as handle:
+            handle.write(data)
+
+    def commit(self) -> None:
+        """Swap the finished site in. The old site is moved aside first and removed only after
+        the new one is in place, so at every instant one whole site exists at `out` or beside it."""
+        old = None
+        if self.out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.old-", dir=self.out.parent))
+            os.rmdir(old)
+            os.replace(self.out, old)
+        os.replace(self.staging, self.out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
