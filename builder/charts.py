@@ -49,7 +49,9 @@ def bar(
     return {"data": [trace], "layout": layout}
 
 
-def histogram(title: str, bins: Sequence[float], counts: Sequence[int], *, x_title: str, y_title: str) -> dict[str, Any]:
+def histogram(
+    title: str, bins: Sequence[float], counts: Sequence[int], *, x_title: str, y_title: str
+) -> dict[str, Any]:
     """A pre-binned histogram: counts are computed in SQL, not shipped as raw values."""
     return {
         "data": [{"type": "bar", "x": list(bins), "y": list(counts), "marker": {"color": "#0969da"}}],
@@ -57,7 +59,9 @@ def histogram(title: str, bins: Sequence[float], counts: Sequence[int], *, x_tit
     }
 
 
-def line(title: str, x: Sequence[str], y: Sequence[float | None], *, y_title: str, range_: tuple[float, float]) -> dict[str, Any]:
+def line(
+    title: str, x: Sequence[str], y: Sequence[float | None], *, y_title: str, range_: tuple[float, float]
+) -> dict[str, Any]:
     layout = _layout(title, "", y_title)
     layout["yaxis"]["range"] = list(range_)
     layout["height"] = 240

@@ -12,12 +12,12 @@ worst one would do to the server's description quality and overall score (tdqs's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tdqs import LINT_RULES, TOOL_DIMENSIONS, ServerScore, compute_tdqs, compute_tier
 
 from builder.sources.tdqs.reader import Capture, ToolRecord
-from builder.sources.tdqs.recompute import rollup
+from builder.sources.tdqs.recompute import CheckedTool, rollup
 
 _RULES = {rule.key: rule for rule in LINT_RULES}
 TARGET_TDQS = 3.5
@@ -30,8 +30,10 @@ class DimensionStep:
     name: str
     weight: int
     score: int
-    anchor_now: str
-    anchor_next: str
+    anchor_now: str | None
+    anchor_next: str | None
+    """The rubric's anchor for the score, where the specification states one per point."""
+    guidance: str
     points_per_step: float
     """weight × 1 point, in TDQS points: what one step up is worth before rounding."""
     tdqs_after: float
@@ -54,11 +56,6 @@ class ToolChecklist:
     items: tuple[LintItem, ...]
 
 
-def _anchor(anchors: dict[int, str] | object, score: int, guidance: str) -> str:
-    text = anchors.get(score) if isinstance(anchors, dict) else None  # type: ignore[union-attr]
-    return text or f"no anchor for {score}; the rubric says: {guidance}"
-
-
 def dimension_steps(scores: dict[str, int]) -> list[DimensionStep]:
     steps = []
     for order, dimension in enumerate(TOOL_DIMENSIONS):
@@ -77,8 +74,9 @@ def dimension_steps(scores: dict[str, int]) -> list[DimensionStep]:
                     name=dimension.name,
                     weight=dimension.weight,
                     score=score,
-                    anchor_now=_anchor(dict(dimension.anchors), score, dimension.guidance),
-                    anchor_next=_anchor(dict(dimension.anchors), score + 1, dimension.guidance),
+                    anchor_now=dimension.anchors.get(score),
+                    anchor_next=dimension.anchors.get(score + 1),
+                    guidance=dimension.guidance,
                     points_per_step=dimension.weight / 100,
                     tdqs_after=after,
                     tier_after=compute_tier(after),
@@ -186,7 +184,5 @@ def server_checklist(capture: Capture) -> ServerChecklist:
     return ServerChecklist(tuple(pulling), what_if)
 
 
-def _with_tdqs(tool: ToolRecord, value: float):  # noqa: ANN202 - a CheckedTool
-    from dataclasses import replace
-
+def _with_tdqs(tool: ToolRecord, value: float) -> CheckedTool:
     return replace(tool.checked, tdqs=value, tier=compute_tier(value))

@@ -34,9 +34,8 @@ class Progress:
             if done >= total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
-        elif stage != self.last_stage or done >= total:
-            if done >= total:
-                sys.stderr.write(f"{stage}: {total} done ({time.monotonic() - self.started:.1f}s)\n")
+        elif done >= total:
+            sys.stderr.write(f"{stage}: {total} done ({time.monotonic() - self.started:.1f}s)\n")
         self.last_stage = stage
 
 

@@ -32,7 +32,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().send_error(code, message, explain)
 
 
-def make_server(folder: Path, *, port: int, base_url: str = "/", host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
+def make_server(
+    folder: Path, *, port: int, base_url: str = "/", host: str = "127.0.0.1"
+) -> http.server.ThreadingHTTPServer:
     handler = type("Handler", (_Handler,), {"base_path": base_url})
     return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(folder)))
 

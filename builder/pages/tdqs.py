@@ -46,6 +46,12 @@ def _problems_by_file(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]
     return grouped
 
 
+def _dimension_label(row: StatRow) -> str:
+    if row.mean is None or row.smell_rate is None:
+        return ""
+    return f"{row.mean:.2f} · smells {row.smell_rate * 100:.1f}%"
+
+
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
     meanings = {t.tier: t for t in TIERS}
@@ -81,7 +87,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page,
         dimension_chart=charts.bar(
             "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
             x_title="mean score (1–5)", horizontal=True, range_=(1, 5),
-            text=[f"{d.mean:.2f} · smells {d.smell_rate * 100:.1f}%" if d.mean is not None and d.smell_rate is not None else "" for d in dimensions],
+            text=[_dimension_label(d) for d in dimensions],
         ),
         histogram_chart=charts.histogram(
             "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],
@@ -120,8 +126,12 @@ def server_api(server: Server) -> dict[str, Any]:
         "homepageUrl": server.meta.homepage_url,
         "provenance": provenance(capture).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
-        "coherence": {d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS},
-        "shadowingRisks": [risk.model_dump(mode="json", by_alias=True) for risk in capture.server.rollup.shadowing_risks],
+        "coherence": {
+            d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS
+        },
+        "shadowingRisks": [
+            risk.model_dump(mode="json", by_alias=True) for risk in capture.server.rollup.shadowing_risks
+        ],
         "tools": [
             tool_row(tool).model_dump(mode="json", by_alias=True) for tool in capture.tools
         ],

@@ -419,7 +419,9 @@ def tier_meaning(tier: str) -> str:
     return next((t.meaning for t in TIERS if t.tier == tier), "")
 
 
-def server_context(server: Server, problems: list[Problem], api_path: str, tools_chart: dict[str, Any]) -> ServerContext:
+def server_context(
+    server: Server, problems: list[Problem], api_path: str, tools_chart: dict[str, Any]
+) -> ServerContext:
     capture = server.current
     rolled = capture.server.rollup
     slugs = {tool.name: tool.slug for tool in capture.tools}
@@ -482,7 +484,10 @@ def tool_context(server: Server, tool: ToolRecord, problems: list[Problem]) -> T
     signals = score.context_signals.model_dump(by_alias=True)
     return ToolContext(
         title=f"{tool.name} · {server.display_name}",
-        description=f"TDQS {tool.checked.tdqs:.1f} (tier {tool.checked.tier}) for the tool {tool.name} of {server.display_name}.",
+        description=(
+            f"TDQS {tool.checked.tdqs:.1f} (tier {tool.checked.tier}) for the tool {tool.name} "
+            f"of {server.display_name}."
+        ),
         server_slug=server.slug,
         server_name=server.display_name,
         name=tool.name,

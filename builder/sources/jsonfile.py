@@ -33,7 +33,8 @@ def relative_name(path: Path, data_dir: Path) -> str:
         return path.as_posix()
 
 
-def load_json_text(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
+def load_json_text(path: Path, *, max_bytes: int | None = None) -> Any:
+    max_bytes = MAX_FILE_BYTES if max_bytes is None else max_bytes
     try:
         size = path.stat().st_size
     except OSError as error:

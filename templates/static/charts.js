@@ -20,7 +20,7 @@
       ["xaxis", "yaxis"].forEach(function (axis) {
         layout[axis] = Object.assign({ gridcolor: c.line, zerolinecolor: c.line }, layout[axis] || {});
       });
-      window.Plotly.newPlot(target, figure.data, layout, { displaylogo: false, responsive: true });
+      window.Plotly.newPlot(target, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
     });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); } else { draw(); }

@@ -38,7 +38,7 @@ STAND_IN_PREFIX = "stand-in/"
 def versions_for(spec_version: str) -> tuple[str, str]:
     """TDQS names one version for its rubric; the site records it as the two separate system
     versions the registry index carries (`1.2` → `scoringSystem/1.2.0`, `gradingSystem/1.2.0`)."""
-    parts = (spec_version.split(".") + ["0", "0"])[:3]
+    parts = [*spec_version.split("."), "0", "0"][:3]
     semver = ".".join(part if part.isdigit() else "0" for part in parts)
     return f"scoringSystem/{semver}", f"gradingSystem/{semver}"
 
@@ -63,7 +63,7 @@ class ToolRecord:
     """inputHash of the server's newest known definition of this tool (may be newer than the score)."""
 
     @property
-    def score(self):  # noqa: ANN201 - ToolScore, kept short for templates
+    def score(self):
         return self.checked.score
 
     @property

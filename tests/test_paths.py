@@ -1,0 +1,103 @@
+"""Names to paths, and the writer that refuses to leave the output folder (property-based)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from builder import urls
+from builder.write import DuplicateOutput, FolderWriter, MemoryWriter
+
+names = st.text(min_size=1, max_size=300)
+
+
+@given(names)
+def test_slug_is_one_safe_segment(name: str) -> None:
+    segment = urls.slug(name)
+    assert segment and segment not in (".", "..")
+    assert all(ch in "abcdefghijklmnopqrstuvwxyz0123456789_-" for ch in segment)
+    assert len(segment) <= 72
+    assert urls.slug(name) == segment  # stable
+
+
+@given(names, names)
+def test_distinct_names_get_distinct_slugs(a: str, b: str) -> None:
+    if a != b:
+        assert urls.slug(a) != urls.slug(b)
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        ["get_me", "Get_Me", "GET_ME", "get-me"],
+        ["a/b", "a\\b", "a..b", "a b", "a\x00b", "a\nb"],
+        ["..", ".", "/", "\\", "x" * 400, "x" * 401],
+        ["café", "cafe", "CAFÉ", "caf\u0065\u0301"],
+    ],
+)
+def test_lookalike_names_do_not_collide(group: list[str]) -> None:
+    slugs = [urls.slug(name) for name in group]
+    assert len(set(slugs)) == len(group)
+    assert all("/" not in s and "\\" not in s and s not in (".", "..") for s in slugs)
+
+
+def test_a_plain_name_keeps_its_own_path() -> None:
+    assert urls.slug("get_me") == "get_me"
+    assert urls.slug("list-issues") == "list-issues"
+
+
+@given(st.lists(names, min_size=1, max_size=3))
+def test_page_paths_stay_inside_the_site(parts: list[str]) -> None:
+    path = urls.tool_page(urls.slug(parts[0]), urls.slug(parts[-1]))
+    assert urls.check_output_path(path) == path
+    normal = posixpath.normpath(path)
+    assert not normal.startswith("..") and not normal.startswith("/")
+
+
+@pytest.mark.parametrize("bad", ["../x", "/etc/passwd", "a/../../b", "a//b", "a\\b", "a/./b", "", "a\x00"])
+def test_writer_refuses_unsafe_paths(bad: str, tmp_path: Path) -> None:
+    writer = FolderWriter(tmp_path / "site")
+    with pytest.raises(ValueError):
+        writer.write(bad, "x")
+    writer.abort()
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_writer_refuses_the_same_path_twice() -> None:
+    writer = MemoryWriter()
+    writer.write("a/index.html", "one")
+    with pytest.raises(DuplicateOutput):
+        writer.write("a/index.html", "two")
+    assert writer.text("a/index.html") == "one"
+
+
+@pytest.mark.parametrize(
+    ("page", "target", "link"),
+    [
+        ("index.html", "servers/index.html", "servers/"),
+        ("servers/x/index.html", "servers/index.html", "../"),
+        ("servers/x/tools/y/index.html", "index.html", "../../../../"),
+        ("servers/x/tools/y/index.html", "static/site.css", "../../../../static/site.css"),
+        ("servers/x/index.html", "servers/x/index.html", "./"),
+        ("index.html", "index.html", "./"),
+    ],
+)
+def test_relative_links(page: str, target: str, link: str) -> None:
+    assert urls.relative(page, target) == link
+
+
+@settings(max_examples=50)
+@given(st.lists(st.sampled_from(["a", "b", "index.html", "c"]), min_size=1, max_size=4))
+def test_relative_links_resolve_to_their_target(parts: list[str]) -> None:
+    page = "servers/p/q/index.html"
+    target = "/".join(parts)
+    if urls.check_output_path(target) and not target.endswith("/"):
+        link = urls.relative(page, target)
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), link))
+        expected = target[: -len("index.html")].rstrip("/") if target.endswith("index.html") else target
+        assert resolved == (expected or ".")
