@@ -33,10 +33,12 @@ def make_corpus(data: Path, seed: int = 7) -> None:
                 flags = ["No Description"] if rng.random() < 0.08 else []
                 if flags:
                     dims = dict.fromkeys(KEYS, 1)
-                tools.append(tool_score(definition(f"tool_{t}", None if flags else f"Tool {t} v{c}"), dims, flags=flags))
+                defn = definition(f"tool_{t}", None if flags else f"Tool {t} v{c}")
+                tools.append(tool_score(defn, dims, flags=flags))
             coherence = tuple(rng.randint(2, 5) for _ in range(4))
             stamp = f"2026-0{c + 5}-0{s % 9 + 1}T10:00:00.000Z"
-            write_capture(data, f"server-{s:02d}", report(f"server-{s:02d}", tools, coherence=coherence, generated_at=stamp))
+            rep = report(f"server-{s:02d}", tools, coherence=coherence, generated_at=stamp)
+            write_capture(data, f"server-{s:02d}", rep)
 
 
 def half_up(value: Fraction) -> Fraction:
@@ -80,7 +82,10 @@ def expected_figures(data: Path) -> dict:
         "p75": q[2],
         "tiers": tiers,
         "dimensions": {
-            k: (Fraction(sum(d[k] for d, _, _ in current_tools), n), Fraction(sum(d[k] < 3 for d, _, _ in current_tools), n))
+            k: (
+                Fraction(sum(d[k] for d, _, _ in current_tools), n),
+                Fraction(sum(d[k] < 3 for d, _, _ in current_tools), n),
+            )
             for k in KEYS
         },
         "smellShare": Fraction(sum(any(v < 3 for v in d.values()) for d, _, _ in current_tools), n),
