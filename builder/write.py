@@ -65,8 +65,16 @@ class FolderWriter(Writer):
         super().__init__()
         self.out = out.resolve()
         self.out.parent.mkdir(parents=True, exist_ok=True)
+        self._remove_leftovers()
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
         self._made: set[str] = set()
+
+    def _remove_leftovers(self) -> None:
+        """Staging folders of builds that were killed before they could clean up."""
+        for prefix in (f".{self.out.name}.tmp-", f".{self.out.name}.old-"):
+            for leftover in self.out.parent.glob(prefix + "*"):
+                if leftover.is_dir() and not leftover.is_symlink():
+                    shutil.rmtree(leftover, ignore_errors=True)
 
     def _store(self, path: str, data: bytes) -> None:
         target = self.staging / path
