@@ -21,9 +21,10 @@ import plotly
 
 from builder import urls
 from builder.config import SiteConfig
-from builder.pages.common import fallback_home, problems_page
+from builder.pages.common import fallback_home, not_found_page, problems_page
 from builder.pages.page import DataFile, NavItem, Page
 from builder.problems import ProblemLog
+from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
 from builder.store.tables import connect, load_rows
 from builder.systems import GradingSystem, all_systems
@@ -64,7 +65,10 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
     outputs.append(problems_page(log))
+    outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
+    outputs.append(robots_txt(config))
+    outputs.extend(sitemap_files([o.path for o in outputs if isinstance(o, Page)], config))
     _check_paths(outputs)
     con.close()
     return Model(outputs, log, site, [system.key for system, _ in present])

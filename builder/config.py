@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
@@ -47,3 +49,15 @@ class SiteConfig(BaseModel):
         if self.site_url:
             return self.site_url.rstrip("/") + self.base_url
         return self.base_url
+
+    @property
+    def has_absolute_base(self) -> bool:
+        return "://" in self.absolute_base
+
+    @property
+    def base_path(self) -> str:
+        """The path part of the base URL: what a page served at any depth (404.html) links from."""
+        if "://" not in self.base_url:
+            return self.base_url
+        path = urlsplit(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"

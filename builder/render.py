@@ -59,7 +59,9 @@ class Renderer:
             trusted_markdown=render_trusted,
             script_json=json_for_script,
         )
-        self.env.globals.update(url=_url, asset=_asset, safe_url=is_safe_url, config=config, site=site)
+        self.env.globals.update(
+            url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site
+        )
 
     def render(self, page: Page) -> str:
         template = self.env.get_template(page.template)
@@ -71,10 +73,18 @@ class Renderer:
 
 @pass_context
 def _url(context: Any, target: str) -> str:
-    """`{{ url(paths.SERVERS) }}`: the relative link from the page being rendered."""
+    """`{{ url('servers/index.html') }}`: the relative link from the page being rendered. The 404
+    page is served at whatever path was missing, so its links start from the base path instead."""
+    if context["page_path"] == urls.NOT_FOUND:
+        return urls.absolute(context["config"].base_path, target)
     return urls.relative(context["page_path"], target)
 
 
 @pass_context
 def _asset(context: Any, name: str) -> str:
-    return urls.relative(context["page_path"], f"static/{name}")
+    return _url(context, f"static/{name}")
+
+
+@pass_context
+def _canonical(context: Any) -> str:
+    return urls.absolute(context["config"].absolute_base, context["page_path"])

@@ -77,6 +77,7 @@ SERVERS = "servers/index.html"
 PROBLEMS = "problems/index.html"
 STATS_API = "api/stats.json"
 BUILD_REPORT = "build-report.json"
+NOT_FOUND = "404.html"
 
 
 def server_page(server_slug: str) -> str:

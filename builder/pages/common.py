@@ -38,3 +38,14 @@ def fallback_home(nav: list[NavItem]) -> Page:
         urls.HOME, "home_empty.html",
         FallbackHomeContext(title="Scorecards", description="Scorecards of grading results.", sections=nav),
     )
+
+
+class NotFoundContext(PageContext):
+    pass
+
+
+def not_found_page() -> Page:
+    return Page(
+        urls.NOT_FOUND, "404.html",
+        NotFoundContext(title="Page not found", description="There is no scorecard at this address."),
+    )
