@@ -92,6 +92,14 @@ def tool_page(server_slug: str, tool_slug: str) -> str:
     return f"servers/{server_slug}/tools/{tool_slug}/index.html"
 
 
+def server_badges(server_slug: str) -> str:
+    return f"badges/servers/{server_slug}"
+
+
+def tool_badges(server_slug: str, tool_slug: str) -> str:
+    return f"badges/servers/{server_slug}/tools/{tool_slug}"
+
+
 def absolute(base_url: str, path: str) -> str:
     """An absolute URL for protocols that need one; `base_url` ends with `/`."""
     if path == "index.html" or path.endswith("/index.html"):
@@ -111,3 +119,50 @@ def cleo_session_page(session_slug: str) -> str:
 
 def cleo_run_page(session_slug: str, run_slug: str) -> str:
     return f"sessions/{session_slug}/runs/{run_slug}/index.html"
+
+
+# ---- FlowMCP: Grading-Spec trees and Scoring Protocol v1 reports ------------------------------
+
+FLOWMCP = "flowmcp/index.html"
+FLOWMCP_API = "api/flowmcp/index.json"
+
+
+def flowmcp_provider_page(namespace_slug: str) -> str:
+    return f"providers/{namespace_slug}/index.html"
+
+
+def flowmcp_provider_api(namespace_slug: str) -> str:
+    return f"api/flowmcp/providers/{namespace_slug}.json"
+
+
+def flowmcp_selection_page(selection_slug: str) -> str:
+    return f"selections/{selection_slug}/index.html"
+
+
+def flowmcp_selection_api(selection_slug: str) -> str:
+    return f"api/flowmcp/selections/{selection_slug}.json"
+
+
+def flowmcp_grading_page(node_folder: str, entry_slug: str) -> str:
+    """`node_folder` mirrors the tree below the site root (`providers/<ns>/<schema>/tools/<tool>`)."""
+    return f"{node_folder}/_gradings/{entry_slug}/index.html"
+
+
+def flowmcp_grading_api(node_folder: str, entry_slug: str) -> str:
+    return f"api/flowmcp/{node_folder}/_gradings/{entry_slug}.json"
+
+
+def flowmcp_report_page(report_slug: str) -> str:
+    return f"scoring-reports/{report_slug}/index.html"
+
+
+def flowmcp_report_api(report_slug: str) -> str:
+    return f"api/flowmcp/scoring-reports/{report_slug}.json"
+
+
+def flowmcp_report_version_page(report_slug: str, file_slug: str) -> str:
+    return f"scoring-reports/{report_slug}/{file_slug}/index.html"
+
+
+def flowmcp_report_version_api(report_slug: str, file_slug: str) -> str:
+    return f"api/flowmcp/scoring-reports/{report_slug}/{file_slug}.json"

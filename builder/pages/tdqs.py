@@ -12,6 +12,7 @@ from tdqs import COHERENCE_DIMENSIONS, SPEC_VERSION, TIERS, TOOL_DIMENSIONS
 
 from builder import charts, queries, urls
 from builder.config import SiteConfig
+from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
 from builder.pages.tdqs_views import (
@@ -27,6 +28,7 @@ from builder.pages.tdqs_views import (
     tool_row,
 )
 from builder.problems import Problem
+from builder.publish.bulk import bulk_files
 from builder.sources.tdqs.reader import Server, TdqsCorpus
 from builder.stats.tdqs import registry_stats
 
@@ -36,7 +38,12 @@ def api_json(document: Any) -> str:
 
 
 def nav(corpus: TdqsCorpus) -> list[NavItem]:
-    return [NavItem("Servers", urls.SERVERS), NavItem("Rubric", urls.RUBRIC)]
+    return [
+        NavItem("Servers", urls.SERVERS),
+        NavItem("Changes", publish.CHANGES),
+        NavItem("Rubric", urls.RUBRIC),
+        NavItem("Data", publish.DOWNLOADS),
+    ]
 
 
 def _problems_by_file(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]]:
@@ -151,17 +158,29 @@ def tools_chart(server: Server) -> dict[str, Any]:
     )
 
 
-def server_outputs(server: Server, problems: dict[str, list[Problem]]) -> Iterator[Page | DataFile]:
+def server_outputs(
+    server: Server, problems: dict[str, list[Problem]], config: SiteConfig
+) -> Iterator[Page | DataFile]:
     capture = server.current
     file_problems = [p for p in problems.get(capture.file, []) if p.severity == "warning"]
     api_path = urls.server_api(server.slug)
+    badge, badge_outputs = publish.server_badge(server, config)
+    yield from badge_outputs
+    charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
     yield Page(
         urls.server_page(server.slug), "tdqs/server.html",
-        server_context(server, file_problems, api_path, tools_chart(server)), charts=True,
+        server_context(server, file_problems, api_path, charts_, badge, publish.server_feed_path(server)),
+        charts=True,
     )
     yield DataFile(api_path, api_json(server_api(server)))
     for tool in capture.tools:
-        yield Page(urls.tool_page(server.slug, tool.slug), "tdqs/tool.html", tool_context(server, tool, file_problems))
+        badge, badge_outputs = publish.tool_badge(server, tool, config)
+        yield from badge_outputs
+        history = publish.tool_history_chart(server, tool)
+        yield Page(
+            urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
+            tool_context(server, tool, file_problems, badge, history), charts=history is not None,
+        )
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
@@ -171,5 +190,9 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConf
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield servers_page(con, corpus)
     yield rubric_page()
+    yield publish.changes_page(corpus.servers)
+    yield publish.downloads_page()
+    yield from bulk_files(con)
+    yield from publish.feeds(corpus.servers, config)
     for server in corpus.servers:
-        yield from server_outputs(server, problems)
+        yield from server_outputs(server, problems, config)

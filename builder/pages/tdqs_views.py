@@ -135,6 +135,13 @@ class WhatIfView(View):
     overall_tier_after: str
 
 
+class BadgeView(View):
+    svg_path: str
+    endpoint_path: str
+    markdown: str
+    """The snippet to paste into a README: the badge linking to its scorecard."""
+
+
 class Note(View):
     """A stored value that disagrees with the recomputation, or another data note."""
 
@@ -215,6 +222,11 @@ class ServerContext(PageContext):
     notes: list[Note]
     api_path: str
     tools_chart: dict[str, Any]
+    history_chart: dict[str, Any] | None
+    badge: BadgeView
+    feed_path: str
+    unscored: list[str]
+    """Tools in the newest tools/list that have no score yet."""
 
 
 class ToolContext(PageContext):
@@ -237,8 +249,10 @@ class ToolContext(PageContext):
     steps: list[DimensionStep]
     items: list[LintItem]
     history: list[HistoryPoint]
+    history_chart: dict[str, Any] | None
     provenance: Provenance
     notes: list[Note]
+    badge: BadgeView
 
 
 # ---- builders ---------------------------------------------------------------------------------
@@ -420,7 +434,8 @@ def tier_meaning(tier: str) -> str:
 
 
 def server_context(
-    server: Server, problems: list[Problem], api_path: str, tools_chart: dict[str, Any]
+    server: Server, problems: list[Problem], api_path: str, charts_: dict[str, dict[str, Any] | None],
+    badge: BadgeView, feed_path: str,
 ) -> ServerContext:
     capture = server.current
     rolled = capture.server.rollup
@@ -473,11 +488,17 @@ def server_context(
         provenance=provenance(capture),
         notes=notes_for(problems, "$.server"),
         api_path=api_path,
-        tools_chart=tools_chart,
+        tools_chart=charts_["tools"] or {},
+        history_chart=charts_["history"],
+        badge=badge,
+        feed_path=feed_path,
+        unscored=sorted(set(server.unscored_definitions) - {t.name for t in capture.tools}),
     )
 
 
-def tool_context(server: Server, tool: ToolRecord, problems: list[Problem]) -> ToolContext:
+def tool_context(
+    server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView, history_chart: dict[str, Any] | None
+) -> ToolContext:
     capture = server.current
     score = tool.checked.score
     checklist = tool_checklist(tool)
@@ -519,6 +540,8 @@ def tool_context(server: Server, tool: ToolRecord, problems: list[Problem]) -> T
         steps=list(checklist.steps),
         items=list(checklist.items),
         history=tool_history(server, tool.name),
+        history_chart=history_chart,
         provenance=provenance(capture),
         notes=notes_for(problems, f"$.tools[{tool.index}]"),
+        badge=badge,
     )

@@ -1,0 +1,124 @@
+"""The TDQS section's published extras: badges, history charts, recent changes, feeds, downloads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from builder import charts, urls
+from builder.config import SiteConfig
+from builder.pages.page import DataFile, Page, PageContext
+from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores
+from builder.publish.badges import Badge, badge_files
+from builder.publish.bulk import DATASETS, FOLDER
+from builder.publish.feeds import FeedEntry, atom
+from builder.sources.tdqs.reader import Server, ToolRecord
+
+CHANGES = "changes/index.html"
+SITE_FEED = "feed.xml"
+DOWNLOADS = f"{FOLDER}/index.html"
+
+
+def server_feed_path(server: Server) -> str:
+    return f"servers/{server.slug}/feed.xml"
+
+
+def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
+    base = config.absolute_base if config.has_absolute_base else config.base_path
+    return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
+
+
+def server_badge(server: Server, config: SiteConfig) -> tuple[BadgeView, list[DataFile]]:
+    scores = server_scores(server.current)
+    badge = Badge("TDQS", scores.overall_tier, scores.overall_score)
+    folder = urls.server_badges(server.slug)
+    svg, files = badge_files(folder, badge)
+    markdown = _snippet(config, f"TDQS {badge.message}", svg, urls.server_page(server.slug))
+    return BadgeView(svg_path=svg, endpoint_path=f"{folder}/endpoint.json", markdown=markdown), files
+
+
+def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig) -> tuple[BadgeView, list[DataFile]]:
+    badge = Badge("TDQS", tool.checked.tier, tool.checked.tdqs)
+    folder = urls.tool_badges(server.slug, tool.slug)
+    svg, files = badge_files(folder, badge)
+    markdown = _snippet(config, f"TDQS {badge.message}", svg, urls.tool_page(server.slug, tool.slug))
+    return BadgeView(svg_path=svg, endpoint_path=f"{folder}/endpoint.json", markdown=markdown), files
+
+
+def server_history_chart(server: Server) -> dict[str, Any] | None:
+    if len(server.captures) < 2:
+        return None
+    points = server_history(server)
+    return charts.line("Overall score across captures", [p.scored_at[:10] for p in points],
+                       [p.tdqs for p in points], y_title="overall", range_=(1, 5))
+
+
+def tool_history_chart(server: Server, tool: ToolRecord) -> dict[str, Any] | None:
+    if len(server.captures) < 2:
+        return None
+    x, y = [], []
+    for capture in server.captures:
+        match = next((t for t in capture.tools if t.name == tool.name), None)
+        x.append(capture.generated_at[:10])
+        y.append(match.checked.tdqs if match else None)
+    if sum(value is not None for value in y) < 2:
+        return None
+    return charts.line("TDQS across captures", x, y, y_title="TDQS", range_=(1, 5))
+
+
+def server_entries(server: Server) -> list[FeedEntry]:
+    entries = []
+    for index, point in enumerate(server_history(server)):
+        if index and not point.changes:
+            continue
+        score = f"{point.tier} {point.tdqs:.1f}" if point.tier and point.tdqs is not None else "not published"
+        title = f"{server.display_name}: {'first scored' if index == 0 else 'rescored'}, overall {score}"
+        summary = "; ".join(point.changes) if point.changes else f"First capture: overall {score}."
+        entries.append(FeedEntry(f"servers/{server.server_id}/{point.capture_id}", title, point.scored_at,
+                                 urls.server_page(server.slug), summary))
+    return entries
+
+
+class ChangeRow(View):
+    server_slug: str
+    server_name: str
+    scored_at: str
+    changes: list[str]
+
+
+class ChangesContext(PageContext):
+    rows: list[ChangeRow]
+
+
+def changes_page(servers: tuple[Server, ...]) -> Page:
+    rows = []
+    for server in servers:
+        for index, point in enumerate(server_history(server)):
+            if index and point.changes:
+                rows.append(ChangeRow(server_slug=server.slug,
+                                      server_name=server.display_name, scored_at=point.scored_at,
+                                      changes=point.changes))
+    rows.sort(key=lambda r: (r.scored_at, r.server_slug), reverse=True)
+    return Page(CHANGES, "tdqs/changes.html", ChangesContext(
+        title="Recent changes", description="What moved between the two latest captures of every server.",
+        rows=rows[:500]))
+
+
+def feeds(servers: tuple[Server, ...], config: SiteConfig) -> Iterator[DataFile]:
+    every: list[FeedEntry] = []
+    for server in servers:
+        entries = server_entries(server)
+        every.extend(entries)
+        yield DataFile(server_feed_path(server), atom(f"{server.display_name}: TDQS changes",
+                                                      server_feed_path(server), entries, config))
+    yield DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, every, config))
+
+
+class DownloadsContext(PageContext):
+    datasets: list[tuple[str, str, list[tuple[str, str]]]]
+
+
+def downloads_page() -> Page:
+    return Page(DOWNLOADS, "tdqs/downloads.html", DownloadsContext(
+        title="Bulk data", description="The whole corpus as Parquet, CSV and JSON Lines.",
+        datasets=[(d.name, d.description, list(d.columns)) for d in DATASETS]))

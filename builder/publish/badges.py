@@ -1,0 +1,69 @@
+"""Score badges: an SVG per server and per tool, and a shields.io endpoint JSON beside it.
+
+The SVG's file name carries the tier and score (`B-3.4.svg`), so the badge URL changes whenever
+the score does: GitHub's image proxy caches by URL and can never show a stale grade. The endpoint
+JSON keeps one stable URL, because shields.io re-reads it on its own schedule.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from builder.pages.page import DataFile
+
+COLOURS = {"A": "#1a7f37", "B": "#4d8f00", "C": "#9a6700", "D": "#bc4c00", "F": "#cf222e", None: "#6e7781"}
+SHIELDS_COLOURS = {"A": "brightgreen", "B": "green", "C": "yellow", "D": "orange", "F": "red", None: "lightgrey"}
+
+
+def _text_width(text: str) -> int:
+    """Width in px of `text` in 11px Verdana, close enough for a badge: narrow, wide and regular glyphs."""
+    width = 0.0
+    for ch in text:
+        width += 4.0 if ch in "ijlt.,:;|! " else 9.5 if ch in "MWmw@" else 7.0
+    return int(width + 10)
+
+
+@dataclass(frozen=True)
+class Badge:
+    label: str
+    tier: str | None
+    score: float | None
+
+    @property
+    def message(self) -> str:
+        return "not rated" if self.tier is None or self.score is None else f"{self.tier} {self.score:.1f}"
+
+    @property
+    def file_name(self) -> str:
+        return "none.svg" if self.tier is None or self.score is None else f"{self.tier}-{self.score:.1f}.svg"
+
+    def svg(self) -> str:
+        left, right = _text_width(self.label), _text_width(self.message)
+        total = left + right
+        colour = COLOURS.get(self.tier, COLOURS[None])
+        label, message = escape(self.label), escape(self.message)
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" '
+            f'aria-label="{label}: {message}"><title>{label}: {message}</title>'
+            f'<rect width="{left}" height="20" fill="#555"/><rect x="{left}" width="{right}" height="20" fill="{colour}"/>'
+            f'<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+            f'<text x="{left / 2:.1f}" y="14">{label}</text><text x="{left + right / 2:.1f}" y="14">{message}</text>'
+            "</g></svg>\n"
+        )
+
+    def endpoint(self) -> str:
+        document = {
+            "schemaVersion": 1,
+            "label": self.label,
+            "message": self.message,
+            "color": SHIELDS_COLOURS.get(self.tier, SHIELDS_COLOURS[None]),
+        }
+        return json.dumps(document, indent=2) + "\n"
+
+
+def badge_files(folder: str, badge: Badge) -> tuple[str, list[DataFile]]:
+    """The badge's SVG path, and the files to write: the SVG and `endpoint.json` in `folder`."""
+    svg_path = f"{folder}/{badge.file_name}"
+    return svg_path, [DataFile(svg_path, badge.svg()), DataFile(f"{folder}/endpoint.json", badge.endpoint())]

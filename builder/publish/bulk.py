@@ -1,0 +1,116 @@
+"""The whole TDQS corpus as bulk data: Parquet and CSV written by DuckDB `COPY`, and JSON Lines.
+
+One row per current tool (`tools.*`), per server (`servers.*`), and per scored definition in any
+capture (`tool-scores-history.*`). The column descriptions are published on the downloads page.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import duckdb
+
+from builder.pages.page import DataFile
+
+FOLDER = "downloads"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    description: str
+    query: str
+    columns: tuple[tuple[str, str], ...]
+
+
+_TOOL_COLUMNS = (
+    ("server_id", "the server's id (its folder name in the data)"),
+    ("capture_id", "the capture the score comes from"),
+    ("tool_name", "the tool's name as published by the server"),
+    ("tdqs", "Tool Definition Quality Score, 1.0–5.0, recomputed from the dimension scores"),
+    ("tier", "A–F tier of the TDQS"),
+    ("purpose_clarity", "dimension score 1–5 (weight 25%)"),
+    ("usage_guidelines", "dimension score 1–5 (weight 20%)"),
+    ("behavioral_transparency", "dimension score 1–5 (weight 20%)"),
+    ("parameter_semantics", "dimension score 1–5 (weight 15%)"),
+    ("conciseness_structure", "dimension score 1–5 (weight 10%)"),
+    ("contextual_completeness", "dimension score 1–5 (weight 10%)"),
+    ("flags", "tool and server flags, ';'-separated in CSV"),
+    ("smells", "dimensions scoring below 3, ';'-separated in CSV"),
+    ("input_hash", "tdqs inputHash of the definition that was scored"),
+    ("stale", "true when a newer definition of the tool has not been scored yet"),
+    ("param_count", "number of top-level input parameters"),
+    ("schema_description_coverage", "percent of parameters with a schema description"),
+    ("has_annotations", "MCP annotations declared"),
+    ("has_output_schema", "output schema declared"),
+)
+_TOOL_SELECT = """
+    SELECT server_id, capture_id, tool_name, tdqs, tier, purpose_clarity, usage_guidelines,
+           behavioral_transparency, parameter_semantics, conciseness_structure, contextual_completeness,
+           list_concat(flags, server_flags) AS flags, smells, input_hash, stale, param_count,
+           schema_description_coverage, has_annotations, has_output_schema
+    FROM tdqs_tools {where} ORDER BY server_id, capture_id, position
+"""
+
+DATASETS = (
+    Dataset(
+        "tools", "Every current tool with its scores.", _TOOL_SELECT.format(where="WHERE is_current"), _TOOL_COLUMNS
+    ),
+    Dataset(
+        "servers",
+        "Every server with the scores of its current capture.",
+        """SELECT s.server_id, s.display_name, c.capture_id, c.generated_at AS scored_at, c.spec_version, c.model,
+                  c.scoring_system, c.grading_system, c.tool_count, c.scored_tool_count, c.overall_score, c.overall_tier,
+                  c.description_quality_score, c.description_quality_tier, c.coherence_score, c.coherence_tier,
+                  c.mean_tdqs, c.min_tdqs, c.disambiguation, c.naming_consistency, c.tool_count_appropriateness,
+                  c.completeness
+           FROM tdqs_servers s JOIN tdqs_captures c ON c.server_id = s.server_id AND c.is_current
+           ORDER BY s.server_id""",
+        (
+            ("server_id", "the server's id"), ("display_name", "its display name"),
+            ("capture_id", "its current capture"), ("scored_at", "when the current capture was scored"),
+            ("spec_version", "TDQS specification version"), ("model", "model that scored it"),
+            ("scoring_system", "scoringSystem/X.Y.Z"), ("grading_system", "gradingSystem/X.Y.Z"),
+            ("tool_count", "tools the server has"), ("scored_tool_count", "tools scored"),
+            ("overall_score", "0.7 × description quality + 0.3 × coherence (empty below 80% coverage)"),
+            ("overall_tier", "tier of the overall score"),
+            ("description_quality_score", "0.6 × mean TDQS + 0.4 × min TDQS"),
+            ("description_quality_tier", "its tier"), ("coherence_score", "mean of the four coherence dimensions"),
+            ("coherence_tier", "its tier"), ("mean_tdqs", "mean tool TDQS"), ("min_tdqs", "lowest tool TDQS"),
+            ("disambiguation", "coherence dimension 1–5"), ("naming_consistency", "coherence dimension 1–5"),
+            ("tool_count_appropriateness", "coherence dimension 1–5"), ("completeness", "coherence dimension 1–5"),
+        ),
+    ),
+    Dataset(
+        "tool-scores-history", "Every scored definition in every capture, superseded ones included.",
+        _TOOL_SELECT.format(where=""), _TOOL_COLUMNS,
+    ),
+)
+
+
+def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str) -> bytes:
+    handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
+    os.close(handle)
+    try:
+        con.execute(f"COPY ({query}) TO '{path}' ({options})")
+        with open(path, "rb") as source:
+            return source.read()
+    finally:
+        os.unlink(path)
+
+
+def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
+    for dataset in DATASETS:
+        base = f"{FOLDER}/{dataset.name}"
+        yield DataFile(f"{base}.parquet", _copy(con, dataset.query, "FORMAT parquet, COMPRESSION zstd", ".parquet"))
+        csv_query = dataset.query
+        if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
+            csv_query = (
+                "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(smells, ';') AS smells) "
+                f"FROM ({dataset.query})"
+            )
+        yield DataFile(f"{base}.csv", _copy(con, csv_query, "FORMAT csv, HEADER true", ".csv"))
+        yield DataFile(f"{base}.jsonl", _copy(con, dataset.query, "FORMAT json", ".jsonl"))

@@ -1,0 +1,116 @@
+"""What a registry publishes beside its pages: badges, feeds, bulk data, sitemap, the Pages workflow."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import duckdb
+import pytest
+import yaml
+from corpus import definition, report, scores, tool_score, write_capture
+from site_helpers import Page, api, build_in_memory
+
+from builder.config import SiteConfig
+from builder.publish.sitemap import sitemap_files
+
+ROOT = Path(__file__).resolve().parents[1]
+ATOM = "{http://www.w3.org/2005/Atom}"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    data = tmp_path_factory.mktemp("publish")
+    first = [tool_score(definition("alpha"), scores(3, 2, 2, 3, 3, 2)), tool_score(definition("beta"), scores(5, 5, 4, 4, 5, 4))]
+    write_capture(data, "two-captures", report("two-captures", first, generated_at="2026-05-01T00:00:00.000Z"))
+    second = [
+        tool_score(definition("alpha", "Now it says what it does <b>and when</b>."), scores(5, 4, 4, 3, 4, 4)),
+        tool_score(definition("beta"), scores(5, 5, 4, 4, 5, 4)),
+    ]
+    write_capture(data, "two-captures", report("two-captures", second, generated_at="2026-06-01T00:00:00.000Z"))
+    write_capture(data, "single", report("single", [tool_score(definition("gamma\u0000\u0007"), scores(2, 2, 2, 2, 2, 2))]))
+    writer, _ = build_in_memory(data, SiteConfig(site_url="https://example.github.io", base_url="/scorecards/",
+                                                 dispute_url="https://github.com/example/registry/issues/new"))
+    return writer
+
+
+def test_badges_are_svg_and_change_address_with_the_score(site) -> None:
+    server = api(site, "api/servers/two-captures.json")["scores"]
+    svg_path = f"badges/servers/two-captures/{server['overallTier']}-{server['overallScore']:.1f}.svg"
+    root = ET.fromstring(site.files[svg_path])
+    assert root.tag == f"{SVG}svg"
+    assert f"{server['overallTier']} {server['overallScore']:.1f}" in "".join(root.itertext())
+    endpoint = api(site, "badges/servers/two-captures/endpoint.json")
+    assert endpoint["schemaVersion"] == 1 and endpoint["message"] == f"{server['overallTier']} {server['overallScore']:.1f}"
+    page = Page(site.text("servers/two-captures/index.html"))
+    assert f"(https://example.github.io/scorecards/{svg_path})" in page.text
+    tool = api(site, "api/servers/two-captures.json")["tools"][0]
+    tool_svg = f"badges/servers/two-captures/tools/{tool['slug']}/{tool['tier']}-{tool['tdqs']:.1f}.svg"
+    assert ET.fromstring(site.files[tool_svg]).tag == f"{SVG}svg"
+
+
+def test_feeds_are_atom_and_list_grade_changes(site) -> None:
+    for path in ("feed.xml", "servers/two-captures/feed.xml", "servers/single/feed.xml"):
+        root = ET.fromstring(site.files[path])
+        assert root.tag == f"{ATOM}feed"
+        for entry in root.iter(f"{ATOM}entry"):
+            assert entry.find(f"{ATOM}id") is not None and entry.find(f"{ATOM}updated") is not None
+    entries = ET.fromstring(site.files["servers/two-captures/feed.xml"]).findall(f"{ATOM}entry")
+    assert len(entries) == 2  # first scored, then rescored with changes
+    summaries = [e.find(f"{ATOM}summary").text for e in entries]
+    assert any("alpha: definition changed" in (s or "") for s in summaries)
+    assert "Purpose Clarity 3 → 5" in site.text("changes/index.html")
+
+
+def test_bulk_data_reads_back_with_one_row_per_tool(site, tmp_path: Path) -> None:
+    tools = api(site, "api/stats.json")["toolCount"]
+    for name in ("tools.parquet", "tools.csv", "tools.jsonl"):
+        (tmp_path / name).write_bytes(site.files[f"downloads/{name}"])
+    con = duckdb.connect()
+    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'tools.parquet'}'").fetchone()[0] == tools == 3
+    assert con.execute(f"SELECT count(*) FROM read_csv('{tmp_path / 'tools.csv'}')").fetchone()[0] == tools
+    assert con.execute(f"SELECT count(*) FROM read_json('{tmp_path / 'tools.jsonl'}')").fetchone()[0] == tools
+    history = site.files["downloads/tool-scores-history.parquet"]
+    (tmp_path / "h.parquet").write_bytes(history)
+    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'h.parquet'}'").fetchone()[0] == 5
+    assert any(link.endswith("downloads/") for link in Page(site.text("index.html")).links)
+
+
+def test_pages_carry_canonical_opengraph_dispute_and_provenance(site) -> None:
+    page = Page(site.text("servers/two-captures/index.html"))
+    attrs = {(tag, a.get("rel"), a.get("property")): a for tag, a in page.tags if tag in ("link", "meta")}
+    assert attrs[("link", "canonical", None)]["href"] == "https://example.github.io/scorecards/servers/two-captures/"
+    assert attrs[("meta", None, "og:url")]["content"] == "https://example.github.io/scorecards/servers/two-captures/"
+    assert "https://github.com/example/registry/issues/new" in page.links
+    for label in ("Scored", "Specification", "Model", "scoringSystem", "gradingSystem"):
+        assert label in page.text
+    assert "scoringSystem/1.2.0" in page.text and "gradingSystem/1.2.0" in page.text
+    robots = site.text("robots.txt")
+    assert "Sitemap: https://example.github.io/scorecards/sitemap.xml" in robots
+    root = ET.fromstring(site.files["sitemap.xml"])
+    locations = [loc.text for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert "https://example.github.io/scorecards/servers/single/" in locations
+    assert site.exists(".nojekyll") and site.exists("404.html")
+
+
+def test_a_big_sitemap_becomes_an_index() -> None:
+    config = SiteConfig(site_url="https://example.org")
+    files = {f.path: f.content for f in sitemap_files([f"p{i}/index.html" for i in range(25)], config, max_urls=10)}
+    assert sorted(files) == ["sitemap.xml", "sitemaps/sitemap-1.xml", "sitemaps/sitemap-2.xml", "sitemaps/sitemap-3.xml"]
+    root = ET.fromstring(files["sitemap.xml"])
+    assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}sitemapindex"
+    assert len(list(root)) == 3
+    assert not list(sitemap_files(["a/index.html"], SiteConfig()))  # no absolute URL known: no sitemap
+
+
+def test_pages_workflow_uses_the_official_actions() -> None:
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
+    uses = {step["uses"].split("@")[0] for step in steps if "uses" in step}
+    assert {"actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"} <= uses
+    run = " ".join(step.get("run", "") for step in steps)
+    assert "pip install -e ." in run and "scorecards build data -o site" in run
+    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+    assert upload["with"]["path"] == "site"
