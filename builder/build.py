@@ -21,11 +21,12 @@ import plotly
 
 from builder import urls
 from builder.config import SiteConfig
-from builder.pages.common import fallback_home, not_found_page, problems_page
+from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
+from builder.search import index_site
 from builder.store.tables import connect, load_rows
 from builder.systems import GradingSystem, all_systems
 from builder.write import FolderWriter, Writer
@@ -64,6 +65,7 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
         outputs.extend(system.outputs(con, corpus, config))
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
+    outputs.append(search_page())
     outputs.append(problems_page(log))
     outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
@@ -137,13 +139,19 @@ class BuildResult:
     systems: list[str]
 
 
-def build(data_dir: Path, out: Path, config: SiteConfig, progress: Progress | None = None) -> BuildResult:
+def build(
+    data_dir: Path, out: Path, config: SiteConfig, progress: Progress | None = None, *, search: bool = True
+) -> BuildResult:
     if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
         raise ValueError("the output folder must not be the data folder or inside it")
     model = read_and_plan(data_dir, config)
     writer = FolderWriter(out)
     try:
         render_and_write(model, config, writer, progress)
+        if search:
+            index_site(writer.staging)
+            if progress:
+                progress("search", 1, 1)
         writer.commit()
     except BaseException:
         writer.abort()

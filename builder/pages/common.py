@@ -49,3 +49,14 @@ def not_found_page() -> Page:
         urls.NOT_FOUND, "404.html",
         NotFoundContext(title="Page not found", description="There is no scorecard at this address."),
     )
+
+
+class SearchContext(PageContext):
+    pass
+
+
+def search_page() -> Page:
+    return Page(
+        "search/index.html", "search.html",
+        SearchContext(title="Search", description="Search servers, tools, namespaces and sessions."),
+    )
