@@ -53,4 +53,7 @@ def all_systems() -> list[GradingSystem]:
         ),
     ]
     # Each further system registers itself below, in the order its section appears in the navigation.
+    from builder.pages import cleo as cleo_pages
+
+    systems.append(cleo_pages.system())
     return systems
