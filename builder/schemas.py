@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 from tdqs import ScoreReport, ToolDefinition
 
+from builder.sources.cleo.models import GradeResult
 from builder.sources.tdqs.models import RegistryIndex, ServerMeta
 
 
@@ -28,6 +29,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "tdqs-tool-definition.schema.json": lambda: _schema(ToolDefinition, "One tools/list definition"),
     "tdqs-server.schema.json": lambda: _schema(ServerMeta, "servers/<id>/server.json"),
     "tdqs-index.schema.json": lambda: _schema(RegistryIndex, "index.json (registry rollup)"),
+    "cleo-grade-result.schema.json": lambda: _schema(GradeResult, "sessions/*.jsonl: one line, a CLEO GradeResult"),
 }
 
 
