@@ -10,6 +10,11 @@ from pathlib import Path
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     base_path = "/"
+    quiet = False
+
+    def log_message(self, format: str, *args: object) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
 
     def translate_path(self, path: str) -> str:
         if self.base_path != "/" and path.startswith(self.base_path):
@@ -33,9 +38,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 def make_server(
-    folder: Path, *, port: int, base_url: str = "/", host: str = "127.0.0.1"
+    folder: Path, *, port: int, base_url: str = "/", host: str = "127.0.0.1", quiet: bool = False
 ) -> http.server.ThreadingHTTPServer:
-    handler = type("Handler", (_Handler,), {"base_path": base_url})
+    handler = type("Handler", (_Handler,), {"base_path": base_url, "quiet": quiet})
     return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(folder)))
 
 

@@ -1,11 +1,51 @@
-// Pagefind's own search UI, mounted on the search page. Kept in a file: the CSP forbids inline script.
+// Search through Pagefind's own JavaScript API. Results are built with textContent only:
+// titles and excerpts come from third-party text and are never inserted as HTML.
 (function () {
   "use strict";
-  function mount() {
-    if (!window.PagefindUI) { return; }
-    var params = new URLSearchParams(window.location.search);
-    var ui = new window.PagefindUI({ element: "#search", showSubResults: true, resetStyles: false });
-    if (params.get("q")) { ui.triggerSearch(params.get("q")); }
+  var script = document.currentScript;
+  var moduleUrl = new URL(script.getAttribute("data-pagefind"), window.location.href).href;
+  var pagefind = null;
+  var latest = 0;
+
+  function plain(html) {
+    return new DOMParser().parseFromString(html || "", "text/html").body.textContent || "";
   }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", mount); } else { mount(); }
+
+  function show(results, query, status, list) {
+    list.textContent = "";
+    results.forEach(function (data) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = data.url;
+      link.textContent = (data.meta && data.meta.title) || data.url;
+      var excerpt = document.createElement("p");
+      excerpt.textContent = plain(data.excerpt);
+      item.appendChild(link);
+      item.appendChild(excerpt);
+      list.appendChild(item);
+    });
+    status.textContent = results.length ? results.length + " results for “" + query + "”" : "No results for “" + query + "”";
+  }
+
+  async function run(query, status, list) {
+    var ticket = ++latest;
+    if (!query.trim()) { list.textContent = ""; status.textContent = ""; return; }
+    if (!pagefind) { pagefind = await import(moduleUrl); await pagefind.init(); }
+    var search = await pagefind.debouncedSearch(query, {}, 150);
+    if (search === null || ticket !== latest) { return; }
+    var data = await Promise.all(search.results.slice(0, 20).map(function (r) { return r.data(); }));
+    if (ticket === latest) { show(data, query, status, list); }
+  }
+
+  function setup() {
+    var input = document.getElementById("q");
+    var status = document.getElementById("search-status");
+    var list = document.getElementById("search-results");
+    if (!input) { return; }
+    input.form.addEventListener("submit", function (event) { event.preventDefault(); run(input.value, status, list); });
+    input.addEventListener("input", function () { run(input.value, status, list); });
+    var initial = new URLSearchParams(window.location.search).get("q");
+    if (initial) { input.value = initial; run(initial, status, list); }
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
 })();
