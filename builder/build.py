@@ -12,8 +12,9 @@ The same data always builds the same bytes: nothing reads the clock, and everyth
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,12 @@ class Model:
     log: ProblemLog
     site: dict[str, Any]
     systems: list[str]
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
 
 
 def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None) -> Model:
+    started = time.perf_counter()
     log = ProblemLog()
     con = connect()
     present: list[tuple[GradingSystem, Any]] = []
@@ -56,6 +60,7 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     _load_problems(con, log)
     for system, corpus in present:
         system.load(con, corpus)
+    loaded = time.perf_counter()
     nav: list[NavItem] = [item for system, corpus in present for item in system.nav(corpus)]
     stand_ins = sorted({m for system, corpus in present for m in system.stand_in_models(corpus)})
     stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
@@ -73,7 +78,8 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     outputs.extend(sitemap_files([o.path for o in outputs if isinstance(o, Page)], config))
     _check_paths(outputs)
     con.close()
-    return Model(outputs, log, site, [system.key for system, _ in present])
+    timings = {"load": loaded - started, "statistics": time.perf_counter() - loaded}
+    return Model(outputs, log, site, [system.key for system, _ in present], timings)
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -117,19 +123,27 @@ def static_files() -> list[tuple[str, Path]]:
     return files
 
 
-def render_and_write(model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None) -> None:
+def render_and_write(
+    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None
+) -> dict[str, float]:
+    """Renders every page and writes every output; returns seconds spent rendering and writing."""
     renderer = Renderer(config, model.site)
     total = len(model.outputs)
+    rendering = writing = 0.0
     for done, output in enumerate(model.outputs, start=1):
-        if isinstance(output, Page):
-            writer.write(output.path, renderer.render(output))
-        else:
-            writer.write(output.path, output.content)
+        started = time.perf_counter()
+        content = renderer.render(output) if isinstance(output, Page) else output.content
+        rendered = time.perf_counter()
+        writer.write(output.path, content)
+        rendering += rendered - started
+        writing += time.perf_counter() - rendered
         if progress and (done % 500 == 0 or done == total):
             progress("render", done, total)
+    started = time.perf_counter()
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
+    return {"render": rendering, "write": writing + time.perf_counter() - started}
 
 
 @dataclass(frozen=True)
@@ -137,6 +151,8 @@ class BuildResult:
     log: ProblemLog
     files_written: int
     systems: list[str]
+    timings: dict[str, float]
+    """Seconds per stage: load, statistics, render, write, search, swap."""
 
 
 def build(
@@ -145,15 +161,20 @@ def build(
     if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
         raise ValueError("the output folder must not be the data folder or inside it")
     model = read_and_plan(data_dir, config)
+    timings = dict(model.timings)
     writer = FolderWriter(out)
     try:
-        render_and_write(model, config, writer, progress)
+        timings.update(render_and_write(model, config, writer, progress))
+        started = time.perf_counter()
         if search:
             index_site(writer.staging)
             if progress:
                 progress("search", 1, 1)
+        timings["search"] = time.perf_counter() - started
+        started = time.perf_counter()
         writer.commit()
+        timings["swap"] = time.perf_counter() - started
     except BaseException:
         writer.abort()
         raise
-    return BuildResult(model.log, len(writer.paths), model.systems)
+    return BuildResult(model.log, len(writer.paths), model.systems, timings)

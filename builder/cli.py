@@ -7,6 +7,7 @@ stop a build, they are listed in build-report.json and, with --strict, turn the 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -59,7 +60,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
 
     data = _data_dir(args.data)
-    result = build(data, Path(args.output), _config(args), progress=Progress())
+    result = build(data, Path(args.output), _config(args), progress=Progress(), search=not args.no_search)
+    if args.timings:
+        Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log
     warnings = len(log) - log.error_count
     print(
@@ -141,6 +144,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--dispute-url", default=None, help="issue tracker URL for 'dispute this score' links")
     build.add_argument("--title", default=None, help="site title")
     build.add_argument("--strict", action="store_true", help="exit 1 when the input has any problem")
+    build.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
+    build.add_argument("--timings", default=None, metavar="FILE", help="write seconds per build stage as JSON")
     build.set_defaults(run=cmd_build)
 
     check = commands.add_parser("check", help="validate a data folder without building (exit 1 on errors)")
