@@ -56,4 +56,7 @@ def all_systems() -> list[GradingSystem]:
     from builder.pages import cleo as cleo_pages
 
     systems.append(cleo_pages.system())
+    from builder.pages import flowmcp as flowmcp_pages
+
+    systems.append(flowmcp_pages.system())
     return systems

@@ -1,0 +1,215 @@
+"""Where things live in a Grading-Spec tree (chapter 19), and how grading file names are read.
+
+```
+grading-data/
+  providers/<ns>/index.json                                  rollup (derived)
+  providers/<ns>/_gradings/                                  tools-aggregate-namespace, namespace-description
+  providers/<ns>/<schema>/_gradings/                         tools-aggregate-schema
+  providers/<ns>/<schema>/resources/about/_gradings/         about-namespace
+  providers/<ns>/<schema>/skills/<skill>/_gradings/          namespace-skills
+  providers/<ns>/<schema>/tools/<tool>/_gradings/            single-test
+  selections/<sel>/index.json                                rollup with members and lockSnapshot
+  selections/<sel>/selection/<sel>--<ts>--<hash8>.json       neutral definition
+  selections/<sel>/_gradings/                                selection-aggregate
+  selections/<sel>/resources/about/_gradings/                about-selection
+  selections/<sel>/skills/<skill>/_gradings/                 selection-skills-L1/L2/L3
+```
+
+Grading files are named `<area>[--<basePersona>--<lens>]--<YYYY-MM-DDTHH-MM-SSZ>.json`. Every node is
+identified by its path in index.json (`("schemas", "prices", "tools", "getFirstPrice")`), so the
+tree and the stored index can be matched node for node. Symbolic links are never followed: a tree
+cannot pull files from outside the data directory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.sources.flowmcp.models import AREAS
+from builder.urls import slug
+
+GRADING_DATA = "grading-data"
+PROVIDERS = "providers"
+SELECTIONS = "selections"
+GRADINGS = "_gradings"
+INDEX = "index.json"
+DEFINITIONS = "selection"
+
+_STAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})Z$")
+_PRIMITIVE = re.compile(r"^(?P<name>.+)--(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)--(?P<hash>[0-9a-f]{8})\.json$")
+NAME_GRAMMAR = "<area>[--<basePersona>--<lens>]--<YYYY-MM-DDTHH-MM-SSZ>.json"
+
+NodePath = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GradingName:
+    """A grading file name, read by the naming grammar."""
+
+    area: str
+    persona: str | None
+    """`<basePersona>--<lens>` when the name carries one."""
+    stamp: str
+    """`YYYY-MM-DDTHH-MM-SSZ`, the filesystem-safe timestamp."""
+
+    @property
+    def timestamp(self) -> str:
+        """The stamp as RFC 3339 (`2026-05-31T11:05:00Z`)."""
+        match = _STAMP.match(self.stamp)
+        assert match is not None
+        year, month, day, hour, minute, second = match.groups()
+        return f"{year}-{month}-{day}T{hour}:{minute}:{second}Z"
+
+
+def parse_grading_name(file_name: str) -> GradingName | None:
+    if not file_name.endswith(".json"):
+        return None
+    parts = file_name[: -len(".json")].split("--")
+    if len(parts) not in (2, 4) or parts[0] not in AREAS or not _STAMP.match(parts[-1]):
+        return None
+    persona = f"{parts[1]}--{parts[2]}" if len(parts) == 4 else None
+    if persona is not None and (not parts[1] or not parts[2]):
+        return None
+    return GradingName(parts[0], persona, parts[-1])
+
+
+def definition_stamp(file_name: str) -> str | None:
+    """The timestamp of a primitive file `<name>--<ts>--<hash8>.json`, or None."""
+    match = _PRIMITIVE.match(file_name)
+    return match.group("stamp") if match else None
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A node the tree has a folder for."""
+
+    path: NodePath
+    kind: str
+    areas: frozenset[str]
+
+
+@dataclass(frozen=True)
+class GradingFolder:
+    """One `_gradings/` folder and the nodes its files may belong to (two share the namespace's)."""
+
+    folder: Path
+    rel: str
+    """Relative to the namespace or selection folder, as index.json `ref`s are: `prices/_gradings`."""
+    page_dir: tuple[str, ...]
+    """Output folder segments below the owner's page, third-party names slugged."""
+    slots: tuple[Slot, ...]
+
+
+@dataclass(frozen=True)
+class OwnerFiles:
+    """A namespace (`provider`) or a selection and everything the tree holds for it."""
+
+    kind: str
+    name: str
+    folder: Path
+    index: Path | None
+    slots: tuple[Slot, ...]
+    """Every node with a folder in the tree, in a stable order."""
+    gradings: tuple[GradingFolder, ...]
+    definitions: tuple[Path, ...] = ()
+    """Selection definitions, oldest first."""
+
+
+def _dirs(folder: Path) -> list[Path]:
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    return sorted(
+        (p for p in folder.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")),
+        key=lambda p: p.name,
+    )
+
+
+def _folder(folder: Path, owner: Path, page_dir: tuple[str, ...], *slots: Slot) -> GradingFolder | None:
+    gradings = folder / GRADINGS
+    if not gradings.is_dir() or gradings.is_symlink():
+        return None
+    return GradingFolder(gradings, gradings.relative_to(owner).as_posix(), page_dir, slots)
+
+
+def discover(root: Path) -> tuple[list[OwnerFiles], list[OwnerFiles]]:
+    """Providers and selections under `grading-data/`, each sorted by name."""
+    providers = [_provider(folder) for folder in _dirs(root / PROVIDERS)]
+    selections = [_selection(folder) for folder in _dirs(root / SELECTIONS)]
+    return providers, selections
+
+
+def _index(folder: Path) -> Path | None:
+    path = folder / INDEX
+    return path if path.is_file() and not path.is_symlink() else None
+
+
+def _provider(ns: Path) -> OwnerFiles:
+    slots: list[Slot] = []
+    folders: list[GradingFolder] = []
+    aggregate = Slot(("namespaceAggregate",), "namespace-aggregate", frozenset({"tools-aggregate-namespace"}))
+    description = Slot(("description",), "description", frozenset({"namespace-description"}))
+    about = Slot(("about",), "about", frozenset({"about-namespace"}))
+    top = _folder(ns, ns, (), aggregate, description)
+    if top:
+        slots += [aggregate, description]
+        folders.append(top)
+    about_found = False
+    for schema in (d for d in _dirs(ns) if d.name != GRADINGS):
+        s = schema.name
+        page = (slug(s),)
+        tools_aggregate = Slot(
+            ("schemas", s, "toolsAggregate"), "tools-aggregate", frozenset({"tools-aggregate-schema"})
+        )
+        slots.append(Slot(("schemas", s), "schema", frozenset()))
+        found = _folder(schema, ns, page, tools_aggregate)
+        if found:
+            slots.append(tools_aggregate)
+            folders.append(found)
+        about_folder = _folder(schema / "resources" / "about", ns, (*page, "resources", "about"), about)
+        if about_folder:
+            about_found = True
+            folders.append(about_folder)
+        for skill in _dirs(schema / "skills"):
+            node = Slot(("skills", f"{s}.{skill.name}"), "skill", frozenset({"namespace-skills"}))
+            slots.append(node)
+            found = _folder(skill, ns, (*page, "skills", slug(skill.name)), node)
+            if found:
+                folders.append(found)
+        for tool in _dirs(schema / "tools"):
+            node = Slot(("schemas", s, "tools", tool.name), "tool", frozenset({"single-test"}))
+            slots.append(node)
+            found = _folder(tool, ns, (*page, "tools", slug(tool.name)), node)
+            if found:
+                folders.append(found)
+    if about_found:
+        slots.append(about)
+    return OwnerFiles("provider", ns.name, ns, _index(ns), tuple(slots), tuple(folders))
+
+
+def _selection(sel: Path) -> OwnerFiles:
+    slots: list[Slot] = []
+    folders: list[GradingFolder] = []
+    aggregate = Slot(("selectionAggregate",), "selection-aggregate", frozenset({"selection-aggregate"}))
+    about = Slot(("about",), "about", frozenset({"about-selection"}))
+    for slot, found in (
+        (aggregate, _folder(sel, sel, (), aggregate)),
+        (about, _folder(sel / "resources" / "about", sel, ("resources", "about"), about)),
+    ):
+        if found:
+            slots.append(slot)
+            folders.append(found)
+    levels = frozenset({"selection-skills-L1", "selection-skills-L2", "selection-skills-L3"})
+    for skill in _dirs(sel / "skills"):
+        node = Slot(("skills", skill.name), "skill", levels)
+        slots.append(node)
+        found = _folder(skill, sel, ("skills", slug(skill.name)), node)
+        if found:
+            folders.append(found)
+    definitions: list[Path] = []
+    folder = sel / DEFINITIONS
+    if folder.is_dir() and not folder.is_symlink():
+        named = [p for p in folder.iterdir() if p.is_file() and not p.is_symlink() and p.suffix == ".json"]
+        definitions = sorted(named, key=lambda p: (definition_stamp(p.name) or "", p.name))
+    return OwnerFiles("selection", sel.name, sel, _index(sel), tuple(slots), tuple(folders), tuple(definitions))
