@@ -15,14 +15,13 @@ TIER_COLOURS = {"A": "#1a7f37", "B": "#4d8f00", "C": "#b08800", "D": "#cf5f00", 
 
 
 def _layout(title: str, x_title: str, y_title: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "title": {"text": title},
-        "xaxis": {"title": {"text": x_title}, "automargin": True},
-        "yaxis": {"title": {"text": y_title}, "automargin": True},
-        "margin": {"l": 50, "r": 20, "t": 40, "b": 50},
-        "height": 320,
-        **extra,
-    }
+    """Only what differs per figure; margins, automargin and colours are set once in charts.js."""
+    layout: dict[str, Any] = {"title": {"text": title}, "xaxis": {}, "yaxis": {}, **extra}
+    if x_title:
+        layout["xaxis"]["title"] = {"text": x_title}
+    if y_title:
+        layout["yaxis"]["title"] = {"text": y_title}
+    return layout
 
 
 def bar(
@@ -62,7 +61,6 @@ def histogram(
 def line(
     title: str, x: Sequence[str], y: Sequence[float | None], *, y_title: str, range_: tuple[float, float]
 ) -> dict[str, Any]:
-    layout = _layout(title, "", y_title)
+    layout = _layout(title, "", y_title, height=240)
     layout["yaxis"]["range"] = list(range_)
-    layout["height"] = 240
     return {"data": [{"type": "scatter", "mode": "lines+markers", "x": list(x), "y": list(y)}], "layout": layout}

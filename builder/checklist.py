@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from tdqs import LINT_RULES, TOOL_DIMENSIONS, ServerScore, compute_tdqs, compute_tier
+from tdqs import LINT_RULES, TOOL_DIMENSIONS, ServerScore, ToolDimension, compute_tdqs, compute_tier
 
 from builder.sources.tdqs.reader import Capture, ToolRecord
 from builder.sources.tdqs.recompute import CheckedTool, rollup
@@ -56,6 +56,15 @@ class ToolChecklist:
     items: tuple[LintItem, ...]
 
 
+def anchor_for(dimension: ToolDimension, score: int) -> str | None:
+    """The anchor a score reached, where the rubric's anchors are a ladder of points. Parameter
+    Semantics' two anchors are conditional baselines ("3 when coverage is above 80%", "4 for a
+    tool with no parameters"), not what every 3 or 4 means, so they are never shown as reached."""
+    if dimension.key == "parameter_semantics":
+        return None
+    return dimension.anchors.get(score)
+
+
 def dimension_steps(scores: dict[str, int]) -> list[DimensionStep]:
     steps = []
     for order, dimension in enumerate(TOOL_DIMENSIONS):
@@ -74,8 +83,8 @@ def dimension_steps(scores: dict[str, int]) -> list[DimensionStep]:
                     name=dimension.name,
                     weight=dimension.weight,
                     score=score,
-                    anchor_now=dimension.anchors.get(score),
-                    anchor_next=dimension.anchors.get(score + 1),
+                    anchor_now=anchor_for(dimension, score),
+                    anchor_next=anchor_for(dimension, score + 1),
                     guidance=dimension.guidance,
                     points_per_step=dimension.weight / 100,
                     tdqs_after=after,
@@ -113,30 +122,28 @@ def lint_items(tool: ToolRecord) -> list[LintItem]:
         items.append(LintItem(rule, severity or definition.severity, message, definition.source))
 
     if "No Description" in score.flags:
-        add("no-description", _RULES["no-description"].summary + " Write one specific sentence: verb, resource, scope.")
+        add("no-description", "No description: every dimension scores 1. Write one specific sentence: verb, resource, scope.")
     if "Tautological Description" in score.flags:
-        add("tautological-description", _RULES["tautological-description"].summary)
+        add("tautological-description", "The description restates the name or title, so Purpose Clarity is capped at 2.")
     values = signals.annotation_values
     if not signals.has_annotations or all(
         v is None for v in (values.read_only, values.destructive, values.idempotent, values.open_world)
     ):
-        add("missing-annotations", _RULES["missing-annotations"].summary
-            + " Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint.")
+        add("missing-annotations", "No MCP annotations: declare readOnlyHint, destructiveHint, idempotentHint, openWorldHint.")
+    names = _undocumented_parameters(tool)
+    named = (": " + ", ".join(names)) if names else ""
     if signals.param_count > 0 and signals.schema_description_coverage < 80:
-        names = _undocumented_parameters(tool)
-        named = (": " + ", ".join(names)) if names else ""
         add(
             "undocumented-parameters",
-            f"{signals.param_count - signals.params_with_descriptions} of {signals.param_count} "
-            f"parameters have no schema description ({signals.schema_description_coverage}% coverage){named}. "
-            + _RULES["undocumented-parameters"].summary,
+            f"{signals.param_count - signals.params_with_descriptions} of {signals.param_count} parameters have no "
+            f"schema description ({signals.schema_description_coverage}% coverage){named}; above 80% lifts the "
+            "Parameter Semantics baseline to 3.",
             "warning" if signals.schema_description_coverage < 50 else "info",
         )
-    elif names := _undocumented_parameters(tool):
-        add("undocumented-parameters",
-            f"Parameters without a schema description: {', '.join(names)}.", "info")
+    elif names:
+        add("undocumented-parameters", f"Parameters without a schema description{named}.", "info")
     if not signals.has_output_schema:
-        add("no-output-schema", _RULES["no-output-schema"].summary)
+        add("no-output-schema", "No output schema, so the description has to explain return values itself.")
     return items
 
 

@@ -8,9 +8,11 @@ and a link policy of our own: only http, https and mailto targets become links. 
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markupsafe import Markup
 
 _SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -36,7 +38,19 @@ def _build() -> MarkdownIt:
 
 
 _THIRD_PARTY = _build()
+def heading_anchor(text: str) -> str:
+    """`Conciseness & Structure (10%)` → `conciseness-structure`: the ids other pages link to."""
+    return re.sub(r"[^a-z0-9]+", "-", text.split(" (")[0].lower()).strip("-")
+
+
+def _heading_ids(state: StateCore) -> None:
+    for position, token in enumerate(state.tokens):
+        if token.type == "heading_open" and position + 1 < len(state.tokens):
+            token.attrSet("id", heading_anchor(state.tokens[position + 1].content))
+
+
 _TRUSTED = MarkdownIt("commonmark", {"html": False}).enable("table")
+_TRUSTED.core.ruler.push("heading_ids", _heading_ids)
 
 
 def render_untrusted(text: str | None) -> Markup:

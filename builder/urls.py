@@ -92,12 +92,9 @@ def tool_page(server_slug: str, tool_slug: str) -> str:
     return f"servers/{server_slug}/tools/{tool_slug}/index.html"
 
 
-def server_badges(server_slug: str) -> str:
-    return f"badges/servers/{server_slug}"
-
-
-def tool_badges(server_slug: str, tool_slug: str) -> str:
-    return f"badges/servers/{server_slug}/tools/{tool_slug}"
+def badge_endpoint(page: str) -> str:
+    """The shields.io endpoint JSON of a scorecard: `badge.json` beside its page."""
+    return page_dir(page) + "/badge.json"
 
 
 def absolute(base_url: str, path: str) -> str:

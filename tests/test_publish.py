@@ -37,17 +37,20 @@ def site(tmp_path_factory: pytest.TempPathFactory):
 
 def test_badges_are_svg_and_change_address_with_the_score(site) -> None:
     server = api(site, "api/servers/two-captures.json")["scores"]
-    svg_path = f"badges/servers/two-captures/{server['overallTier']}-{server['overallScore']:.1f}.svg"
+    svg_path = f"badges/tdqs-{server['overallTier']}-{server['overallScore']:.1f}.svg"
     root = ET.fromstring(site.files[svg_path])
     assert root.tag == f"{SVG}svg"
     assert f"{server['overallTier']} {server['overallScore']:.1f}" in "".join(root.itertext())
-    endpoint = api(site, "badges/servers/two-captures/endpoint.json")
+    endpoint = api(site, "servers/two-captures/badge.json")
     assert endpoint["schemaVersion"] == 1 and endpoint["message"] == f"{server['overallTier']} {server['overallScore']:.1f}"
     page = Page(site.text("servers/two-captures/index.html"))
     assert f"(https://example.github.io/scorecards/{svg_path})" in page.text
     tool = api(site, "api/servers/two-captures.json")["tools"][0]
-    tool_svg = f"badges/servers/two-captures/tools/{tool['slug']}/{tool['tier']}-{tool['tdqs']:.1f}.svg"
+    tool_svg = f"badges/tdqs-{tool['tier']}-{tool['tdqs']:.1f}.svg"
     assert ET.fromstring(site.files[tool_svg]).tag == f"{SVG}svg"
+    assert api(site, f"servers/two-captures/tools/{tool['slug']}/badge.json")["message"] == f"{tool['tier']} {tool['tdqs']:.1f}"
+    tool_page = Page(site.text(f"servers/two-captures/tools/{tool['slug']}/index.html"))
+    assert f"(https://example.github.io/scorecards/{tool_svg})" in tool_page.text
 
 
 def test_feeds_are_atom_and_list_grade_changes(site) -> None:
@@ -83,9 +86,10 @@ def test_pages_carry_canonical_opengraph_dispute_and_provenance(site) -> None:
     assert attrs[("link", "canonical", None)]["href"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert attrs[("meta", None, "og:url")]["content"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert "https://github.com/example/registry/issues/new" in page.links
-    for label in ("Scored", "Specification", "Model", "scoringSystem", "gradingSystem"):
-        assert label in page.text
-    assert "scoringSystem/1.2.0" in page.text and "gradingSystem/1.2.0" in page.text
+    provenance = "Scored 2026-06-01T00:00:00.000Z · TDQS 1.2 · model stand-in/test · scoringSystem/1.2.0 · gradingSystem/1.2.0"
+    assert provenance in page.text
+    tool_page = Page(site.text(f"servers/two-captures/tools/{api(site, 'api/servers/two-captures.json')['tools'][0]['slug']}/index.html"))
+    assert provenance in tool_page.text and "inputHash" in tool_page.text
     robots = site.text("robots.txt")
     assert "Sitemap: https://example.github.io/scorecards/sitemap.xml" in robots
     root = ET.fromstring(site.files["sitemap.xml"])

@@ -28,6 +28,7 @@ from builder.pages.tdqs_views import (
     tool_row,
 )
 from builder.problems import Problem
+from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
 from builder.sources.tdqs.reader import Server, TdqsCorpus
 from builder.stats.tdqs import registry_stats
@@ -159,13 +160,13 @@ def tools_chart(server: Server) -> dict[str, Any]:
 
 
 def server_outputs(
-    server: Server, problems: dict[str, list[Problem]], config: SiteConfig
+    server: Server, problems: dict[str, list[Problem]], config: SiteConfig, badges: BadgeSet
 ) -> Iterator[Page | DataFile]:
     capture = server.current
     file_problems = [p for p in problems.get(capture.file, []) if p.severity == "warning"]
     api_path = urls.server_api(server.slug)
-    badge, badge_outputs = publish.server_badge(server, config)
-    yield from badge_outputs
+    badge, endpoint = publish.server_badge(server, config, badges)
+    yield endpoint
     charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
     yield Page(
         urls.server_page(server.slug), "tdqs/server.html",
@@ -174,8 +175,8 @@ def server_outputs(
     )
     yield DataFile(api_path, api_json(server_api(server)))
     for tool in capture.tools:
-        badge, badge_outputs = publish.tool_badge(server, tool, config)
-        yield from badge_outputs
+        badge, endpoint = publish.tool_badge(server, tool, config, badges)
+        yield endpoint
         history = publish.tool_history_chart(server, tool)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
@@ -194,5 +195,7 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConf
     yield publish.downloads_page()
     yield from bulk_files(con)
     yield from publish.feeds(corpus.servers, config)
+    badges = BadgeSet()
     for server in corpus.servers:
-        yield from server_outputs(server, problems, config)
+        yield from server_outputs(server, problems, config, badges)
+    yield from badges.files()

@@ -9,7 +9,7 @@ from builder import charts, urls
 from builder.config import SiteConfig
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores
-from builder.publish.badges import Badge, badge_files
+from builder.publish.badges import Badge, BadgeSet
 from builder.publish.bulk import DATASETS, FOLDER
 from builder.publish.feeds import FeedEntry, atom
 from builder.sources.tdqs.reader import Server, ToolRecord
@@ -28,21 +28,21 @@ def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
     return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
 
 
-def server_badge(server: Server, config: SiteConfig) -> tuple[BadgeView, list[DataFile]]:
+def _badge(badges: BadgeSet, badge: Badge, page: str, config: SiteConfig) -> tuple[BadgeView, DataFile]:
+    svg = badges.svg_path(badge)
+    endpoint = urls.badge_endpoint(page)
+    markdown = _snippet(config, f"{badge.label} {badge.message}", svg, page)
+    return BadgeView(svg_path=svg, endpoint_path=endpoint, markdown=markdown), DataFile(endpoint, badge.endpoint())
+
+
+def server_badge(server: Server, config: SiteConfig, badges: BadgeSet) -> tuple[BadgeView, DataFile]:
     scores = server_scores(server.current)
-    badge = Badge("TDQS", scores.overall_tier, scores.overall_score)
-    folder = urls.server_badges(server.slug)
-    svg, files = badge_files(folder, badge)
-    markdown = _snippet(config, f"TDQS {badge.message}", svg, urls.server_page(server.slug))
-    return BadgeView(svg_path=svg, endpoint_path=f"{folder}/endpoint.json", markdown=markdown), files
+    return _badge(badges, Badge("TDQS", scores.overall_tier, scores.overall_score), urls.server_page(server.slug), config)
 
 
-def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig) -> tuple[BadgeView, list[DataFile]]:
+def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig, badges: BadgeSet) -> tuple[BadgeView, DataFile]:
     badge = Badge("TDQS", tool.checked.tier, tool.checked.tdqs)
-    folder = urls.tool_badges(server.slug, tool.slug)
-    svg, files = badge_files(folder, badge)
-    markdown = _snippet(config, f"TDQS {badge.message}", svg, urls.tool_page(server.slug, tool.slug))
-    return BadgeView(svg_path=svg, endpoint_path=f"{folder}/endpoint.json", markdown=markdown), files
+    return _badge(badges, badge, urls.tool_page(server.slug, tool.slug), config)
 
 
 def server_history_chart(server: Server) -> dict[str, Any] | None:

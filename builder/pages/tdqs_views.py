@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
-from builder.checklist import DimensionStep, LintItem, server_checklist, tool_checklist
+from builder.checklist import DimensionStep, LintItem, anchor_for, server_checklist, tool_checklist
 from builder.pages.page import PageContext
 from builder.problems import Problem
 from builder.sources.tdqs.reader import Capture, Server, ToolRecord
@@ -521,7 +521,7 @@ def tool_context(
             DimensionRow(
                 key=d.key, name=d.name, weight=d.weight, question=d.question,
                 score=score.scores[d.key],  # type: ignore[literal-required]
-                anchor=d.anchors.get(score.scores[d.key], ""),  # type: ignore[literal-required]
+                anchor=anchor_for(d, score.scores[d.key]) or "",  # type: ignore[literal-required]
                 justification=score.justifications[d.key].justification,  # type: ignore[literal-required]
             )
             for d in TOOL_DIMENSIONS

@@ -63,7 +63,22 @@ class Badge:
         return json.dumps(document, indent=2) + "\n"
 
 
-def badge_files(folder: str, badge: Badge) -> tuple[str, list[DataFile]]:
-    """The badge's SVG path, and the files to write: the SVG and `endpoint.json` in `folder`."""
-    svg_path = f"{folder}/{badge.file_name}"
-    return svg_path, [DataFile(svg_path, badge.svg()), DataFile(f"{folder}/endpoint.json", badge.endpoint())]
+BADGE_FOLDER = "badges"
+
+
+class BadgeSet:
+    """The SVGs a section needs. A badge's picture depends only on its label, tier and score, so
+    one file serves every server and tool with that grade: a registry needs a few dozen SVGs, not
+    a quarter of a million. Each server and tool still has its own endpoint JSON beside its page."""
+
+    def __init__(self) -> None:
+        self._svgs: dict[str, Badge] = {}
+
+    def svg_path(self, badge: Badge) -> str:
+        prefix = "".join(ch for ch in badge.label.lower() if ch.isalnum()) or "badge"
+        path = f"{BADGE_FOLDER}/{prefix}-{badge.file_name}"
+        self._svgs.setdefault(path, badge)
+        return path
+
+    def files(self) -> list[DataFile]:
+        return [DataFile(path, badge.svg()) for path, badge in sorted(self._svgs.items())]

@@ -14,11 +14,13 @@
       if (!target) { return; }
       var figure = JSON.parse(node.textContent);
       var layout = figure.layout || {};
+      layout.height = layout.height || 320;
+      layout.margin = layout.margin || { l: 50, r: 20, t: 40, b: 50 };
       layout.paper_bgcolor = "rgba(0,0,0,0)";
       layout.plot_bgcolor = "rgba(0,0,0,0)";
       layout.font = { color: c.fg, family: "system-ui, sans-serif" };
       ["xaxis", "yaxis"].forEach(function (axis) {
-        layout[axis] = Object.assign({ gridcolor: c.line, zerolinecolor: c.line }, layout[axis] || {});
+        layout[axis] = Object.assign({ gridcolor: c.line, zerolinecolor: c.line, automargin: true }, layout[axis] || {});
       });
       window.Plotly.newPlot(target, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
     });
