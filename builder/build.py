@@ -11,7 +11,10 @@ The same data always builds the same bytes: nothing reads the clock, and everyth
 
 from __future__ import annotations
 
+import gc
 import json
+import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -30,7 +33,7 @@ from builder.render import TEMPLATES, Renderer
 from builder.search import index_site
 from builder.store.tables import connect, load_rows
 from builder.systems import GradingSystem, all_systems
-from builder.write import FolderWriter, Writer
+from builder.write import FolderWriter, RawFolderWriter, Writer
 
 Progress = Callable[[str, int, int], None]
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
@@ -123,27 +126,89 @@ def static_files() -> list[tuple[str, Path]]:
     return files
 
 
+PARALLEL_FROM = 2000
+"""Below this many outputs, forking workers costs more than it saves."""
+CHUNK = 1000
+
+
 def render_and_write(
-    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None
+    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None
 ) -> dict[str, float]:
-    """Renders every page and writes every output; returns seconds spent rendering and writing."""
-    renderer = Renderer(config, model.site)
-    total = len(model.outputs)
-    rendering = writing = 0.0
-    for done, output in enumerate(model.outputs, start=1):
-        started = time.perf_counter()
-        content = renderer.render(output) if isinstance(output, Page) else output.content
-        rendered = time.perf_counter()
-        writer.write(output.path, content)
-        rendering += rendered - started
-        writing += time.perf_counter() - rendered
-        if progress and (done % 500 == 0 or done == total):
-            progress("render", done, total)
+    """Renders every page and writes every output; returns seconds spent rendering and writing.
+    A large site on a folder is rendered by one forked worker per core (see `_render_in_workers`)."""
+    workers = workers or os.cpu_count() or 1
+    if isinstance(writer, FolderWriter) and workers > 1 and len(model.outputs) >= PARALLEL_FROM:
+        timings = _render_in_workers(model, config, writer, workers, progress)
+    else:
+        timings = _render_range(Renderer(config, model.site), model.outputs, 0, len(model.outputs), writer, progress)
     started = time.perf_counter()
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
-    return {"render": rendering, "write": writing + time.perf_counter() - started}
+    timings["write"] += time.perf_counter() - started
+    return timings
+
+
+def _render_range(
+    renderer: Renderer, outputs: list[Page | DataFile], start: int, stop: int, writer: Writer,
+    progress: Progress | None = None,
+) -> dict[str, float]:
+    rendering = writing = 0.0
+    for done in range(start, stop):
+        output = outputs[done]
+        began = time.perf_counter()
+        content = renderer.render(output) if isinstance(output, Page) else output.data()
+        rendered = time.perf_counter()
+        writer.write(output.path, content)
+        rendering += rendered - began
+        writing += time.perf_counter() - rendered
+        if progress and ((done + 1) % 500 == 0 or done + 1 == stop):
+            progress("render", done + 1, stop)
+    return {"render": rendering, "write": writing}
+
+
+_SHARED: dict[str, Any] = {}
+"""What forked workers inherit: the model and the staging folder. Set just before the fork, so
+nothing is pickled but the chunk bounds going in and two timings coming back."""
+
+
+def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float]:
+    writer = _SHARED.setdefault("writer", RawFolderWriter(_SHARED["staging"]))
+    renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["model"].site))
+    timings = _render_range(renderer, _SHARED["model"].outputs, bounds[0], bounds[1], writer)
+    return bounds[1] - bounds[0], timings["render"], timings["write"]
+
+
+def _render_in_workers(
+    model: Model, config: SiteConfig, writer: FolderWriter, workers: int, progress: Progress | None
+) -> dict[str, float]:
+    """Every output path is registered with the writer first (so duplicates still fail before
+    anything is written), then forked workers render chunks of the output list straight into the
+    staging folder. Fork shares the model copy-on-write; `gc.freeze` keeps the collector from
+    touching, and so copying, every inherited object."""
+    for output in model.outputs:
+        writer.reserve(output.path)
+    _SHARED.clear()
+    _SHARED.update(model=model, config=config, staging=writer.staging)
+    chunks = [(start, min(start + CHUNK, len(model.outputs))) for start in range(0, len(model.outputs), CHUNK)]
+    started = time.perf_counter()
+    done = 0
+    write_total = 0.0
+    gc.collect()
+    gc.freeze()
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for count, _, wrote in pool.imap_unordered(_worker_chunk, chunks):
+                done += count
+                write_total += wrote
+                if progress:
+                    progress("render", done, len(model.outputs))
+    finally:
+        gc.unfreeze()
+        _SHARED.clear()
+    wall = time.perf_counter() - started
+    write_share = write_total / workers
+    return {"render": wall - write_share, "write": write_share}
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,16 @@ class Writer:
         self.paths: dict[str, int] = {}
 
     def write(self, path: str, content: str | bytes) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.reserve(path, len(data))
+        self._store(path, data)
+
+    def reserve(self, path: str, size: int = 0) -> None:
+        """Claims `path` for one output; a second claim is a build error."""
         check_output_path(path)
         if path in self.paths:
             raise DuplicateOutput(f"two outputs want the same path: {path}")
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        self.paths[path] = len(data)
-        self._store(path, data)
+        self.paths[path] = size
 
     def copy(self, path: str, source: Path) -> None:
         self.write(path, source.read_bytes())
@@ -56,6 +60,28 @@ class MemoryWriter(Writer):
 
     def text(self, path: str) -> str:
         return self.files[path].decode("utf-8")
+
+
+class RawFolderWriter(Writer):
+    """Writes into a folder with no bookkeeping across processes: used by the render workers, for
+    paths the parent's writer has already reserved and checked."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self._made: set[str] = set()
+
+    def write(self, path: str, content: str | bytes) -> None:
+        check_output_path(path)
+        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
+
+    def _store(self, path: str, data: bytes) -> None:
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            os.makedirs(self.root / folder, exist_ok=True)
+            self._made.add(folder)
+        with open(self.root / path, "wb") as handle:
+            handle.write(data)
 
 
 class FolderWriter(Writer):

@@ -68,12 +68,12 @@ def test_feeds_are_atom_and_list_grade_changes(site) -> None:
 
 def test_bulk_data_reads_back_with_one_row_per_tool(site, tmp_path: Path) -> None:
     tools = api(site, "api/stats.json")["toolCount"]
-    for name in ("tools.parquet", "tools.csv", "tools.jsonl"):
+    for name in ("tools.parquet", "tools.csv.gz", "tools.jsonl.gz"):
         (tmp_path / name).write_bytes(site.files[f"downloads/{name}"])
     con = duckdb.connect()
     assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'tools.parquet'}'").fetchone()[0] == tools == 3
-    assert con.execute(f"SELECT count(*) FROM read_csv('{tmp_path / 'tools.csv'}')").fetchone()[0] == tools
-    assert con.execute(f"SELECT count(*) FROM read_json('{tmp_path / 'tools.jsonl'}')").fetchone()[0] == tools
+    assert con.execute(f"SELECT count(*) FROM read_csv('{tmp_path / 'tools.csv.gz'}')").fetchone()[0] == tools
+    assert con.execute(f"SELECT count(*) FROM read_json('{tmp_path / 'tools.jsonl.gz'}')").fetchone()[0] == tools
     history = site.files["downloads/tool-scores-history.parquet"]
     (tmp_path / "h.parquet").write_bytes(history)
     assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'h.parquet'}'").fetchone()[0] == 5

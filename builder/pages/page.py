@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
@@ -21,11 +22,16 @@ class PageContext(BaseModel):
 class Page:
     path: str
     template: str
-    context: PageContext
+    context: PageContext | Callable[[], PageContext]
+    """The context, or a function that builds it when the page is rendered: a registry has a
+    quarter of a million pages, and holding every context at once would cost gigabytes."""
     charts: bool = False
     """Pages that draw a Plotly chart load plotly.js; no other page does."""
     links: tuple[str, ...] = field(default=())
     """Output paths this page links to, checked to exist before anything is written."""
+
+    def resolved(self) -> PageContext:
+        return self.context() if callable(self.context) else self.context
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,10 @@ class DataFile:
     """A non-HTML output: API JSON, CSV, a feed. `content` is written as it is."""
 
     path: str
-    content: str | bytes
+    content: str | bytes | Callable[[], str | bytes]
+
+    def data(self) -> str | bytes:
+        return self.content() if callable(self.content) else self.content
 
 
 @dataclass(frozen=True)

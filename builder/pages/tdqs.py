@@ -4,7 +4,9 @@ rubric, and the JSON API beside them."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import duckdb
@@ -16,11 +18,14 @@ from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
 from builder.pages.tdqs_views import (
+    BadgeView,
     HomeContext,
+    ServerContext,
     ServerListRow,
     ServersContext,
     StatRow,
     TierRow,
+    ToolContext,
     provenance,
     server_context,
     server_scores,
@@ -30,12 +35,16 @@ from builder.pages.tdqs_views import (
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
-from builder.sources.tdqs.reader import Server, TdqsCorpus
+from builder.sources.tdqs.reader import Server, TdqsCorpus, ToolRecord
 from builder.stats.tdqs import registry_stats
 
 
-def api_json(document: Any) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+def api_json(document: Any, *, compact: bool = False) -> str:
+    """Per-server records are compact (a registry has fifteen thousand of them); the few
+    site-wide files are indented for people reading them."""
+    if compact:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def nav(corpus: TdqsCorpus) -> list[NavItem]:
@@ -167,21 +176,25 @@ def server_outputs(
     api_path = urls.server_api(server.slug)
     badge, endpoint = publish.server_badge(server, config, badges)
     yield endpoint
-    charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
-    yield Page(
-        urls.server_page(server.slug), "tdqs/server.html",
-        server_context(server, file_problems, api_path, charts_, badge, publish.server_feed_path(server)),
-        charts=True,
-    )
-    yield DataFile(api_path, api_json(server_api(server)))
+    def context() -> ServerContext:
+        charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
+        feed = publish.server_feed_path(server)
+        return server_context(server, file_problems, api_path, charts_, badge, feed)
+
+    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, charts=True)
+    yield DataFile(api_path, lambda: api_json(server_api(server), compact=True))
+    appearances = Counter(tool.name for c in server.captures for tool in c.tools)
     for tool in capture.tools:
-        badge, endpoint = publish.tool_badge(server, tool, config, badges)
+        tool_badge, endpoint = publish.tool_badge(server, tool, config, badges)
         yield endpoint
-        history = publish.tool_history_chart(server, tool)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
-            tool_context(server, tool, file_problems, badge, history), charts=history is not None,
+            partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,
         )
+
+
+def _tool_context(server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView) -> ToolContext:
+    return tool_context(server, tool, problems, badge, publish.tool_history_chart(server, tool))
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:

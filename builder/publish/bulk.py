@@ -1,4 +1,8 @@
-"""The whole TDQS corpus as bulk data: Parquet and CSV written by DuckDB `COPY`, and JSON Lines.
+"""The whole TDQS corpus as bulk data: Parquet, CSV and JSON Lines, all written by DuckDB `COPY`.
+
+CSV and JSON Lines are gzipped: uncompressed, the text formats of a registry-sized corpus would
+take a third of GitHub Pages' 1 GB on their own. Every tool that reads them (DuckDB, pandas,
+`zcat`) reads gzip directly.
 
 One row per current tool (`tools.*`), per server (`servers.*`), and per scored definition in any
 capture (`tool-scores-history.*`). The column descriptions are published on the downloads page.
@@ -112,5 +116,5 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
                 "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(smells, ';') AS smells) "
                 f"FROM ({dataset.query})"
             )
-        yield DataFile(f"{base}.csv", _copy(con, csv_query, "FORMAT csv, HEADER true", ".csv"))
-        yield DataFile(f"{base}.jsonl", _copy(con, dataset.query, "FORMAT json", ".jsonl"))
+        yield DataFile(f"{base}.csv.gz", _copy(con, csv_query, "FORMAT csv, HEADER true, COMPRESSION gzip", ".csv.gz"))
+        yield DataFile(f"{base}.jsonl.gz", _copy(con, dataset.query, "FORMAT json, COMPRESSION gzip", ".jsonl.gz"))
