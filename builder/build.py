@@ -32,7 +32,7 @@ from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
 from builder.search import index_site
 from builder.store.tables import connect, load_rows
-from builder.systems import GradingSystem, all_systems
+from builder.systems import GradingSystem, SearchDoc, all_systems
 from builder.write import FolderWriter, RawFolderWriter, Writer
 
 Progress = Callable[[str, int, int], None]
@@ -49,6 +49,10 @@ class Model:
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
+    search_docs: list[Iterable[SearchDoc]] = field(default_factory=list)
+    """Compact search documents, produced lazily when the index is built."""
+    searchable_pages: list[str] = field(default_factory=list)
+    """Rendered pages to index as they are (systems without search documents)."""
 
 
 def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None) -> Model:
@@ -69,8 +73,15 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
     site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
     outputs: list[Page | DataFile] = []
+    search_docs: list[Iterable[SearchDoc]] = []
+    searchable: list[str] = []
     for system, corpus in present:
-        outputs.extend(system.outputs(con, corpus, config))
+        produced = list(system.outputs(con, corpus, config))
+        outputs.extend(produced)
+        if system.search_docs is not None:
+            search_docs.append(system.search_docs(corpus))
+        else:
+            searchable.extend(o.path for o in produced if isinstance(o, Page))
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
     outputs.append(search_page())
@@ -82,7 +93,7 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     _check_paths(outputs)
     con.close()
     timings = {"load": loaded - started, "statistics": time.perf_counter() - loaded}
-    return Model(outputs, log, site, [system.key for system, _ in present], timings)
+    return Model(outputs, log, site, [system.key for system, _ in present], timings, search_docs, searchable)
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -232,7 +243,12 @@ def build(
         timings.update(render_and_write(model, config, writer, progress))
         started = time.perf_counter()
         if search:
-            index_site(writer.staging)
+            renderer = Renderer(config, model.site)
+            docs = (
+                (doc.path, renderer.render_string(doc.template, doc=doc.context))
+                for group in model.search_docs for doc in group
+            )
+            index_site(writer.staging, docs, model.searchable_pages)
             if progress:
                 progress("search", 1, 1)
         timings["search"] = time.perf_counter() - started

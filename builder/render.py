@@ -65,7 +65,7 @@ class Renderer:
 
     def render(self, page: Page) -> str:
         template = self.env.get_template(page.template)
-        return template.render(page=page.context, page_path=page.path, charts=page.charts)
+        return template.render(page=page.resolved(), page_path=page.path, charts=page.charts)
 
     def render_string(self, template_name: str, **context: Any) -> str:
         return self.env.get_template(template_name).render(**context)

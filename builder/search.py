@@ -1,19 +1,30 @@
-"""Full-text search with Pagefind, run over the written site in one call.
+"""Full-text search with Pagefind, run over the built site in one call.
 
-Pagefind indexes the finished HTML and writes `pagefind/` into the site: a static index that the browser queries in chunks, so search
-works on GitHub Pages with no server. The binary comes from the `pagefind[bin]` package on PyPI;
-its per-record Python API is far too slow for a registry, so the CLI indexes the folder once.
+The binary comes from the `pagefind[bin]` package on PyPI; its per-record Python API is far too
+slow for a registry, so the CLI indexes a folder once. That folder is a search source made for
+the purpose, beside the staging folder:
 
-Only what a visitor searches for is indexed: each page kind marks its name and summary (a tool's
-description too) `data-pagefind-body`, and pages without the mark are skipped. Indexing whole pages
-of a registry costs ten times the time, and the memory grows past what a 24 GB machine has.
+- a grading system that can describe its records compactly gives one small document per record
+  group (TDQS: one per server, its tools as sub-sections, so a tool search lands on the tool);
+  each document sits at the path of the page it stands for, so Pagefind gives it that page's URL;
+- every other system's rendered pages are hard-linked in, and Pagefind indexes the parts they
+  mark `data-pagefind-body`.
+
+Indexing whole registry pages instead costs ten times the time, and Pagefind's memory grows past
+what a 24 GB machine has at a quarter of a million pages.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+
+from builder.urls import check_output_path
 
 SEARCH_PAGE = "search/index.html"
 
@@ -22,12 +33,32 @@ class SearchIndexError(RuntimeError):
     pass
 
 
-def index_site(folder: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(folder), "--output-subdir", "pagefind", "--quiet"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        raise SearchIndexError(f"pagefind failed ({result.returncode}): {result.stderr.strip() or result.stdout.strip()}")
+def index_site(staging: Path, docs: Iterable[tuple[str, str]], linked_pages: Iterable[str]) -> None:
+    """Index `docs` (search-source path → HTML) and the staging folder's `linked_pages` into
+    `staging/pagefind`."""
+    source = Path(tempfile.mkdtemp(prefix=f"{staging.name}.search-", dir=staging.parent))
+    try:
+        made: set[Path] = set()
+        for path, html in docs:
+            target = source / check_output_path(path)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            target.write_text(html, encoding="utf-8")
+        for path in linked_pages:
+            target = source / check_output_path(path)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            os.link(staging / path, target)
+        result = subprocess.run(
+            [sys.executable, "-m", "pagefind", "--site", str(source), "--output-path", str(staging / "pagefind"),
+             "--quiet"],
+            capture_output=True, text=True, check=False,
+        )
+        if result.returncode != 0:
+            raise SearchIndexError(
+                f"pagefind failed ({result.returncode}): {result.stderr.strip() or result.stdout.strip()}"
+            )
+    finally:
+        shutil.rmtree(source, ignore_errors=True)

@@ -33,6 +33,19 @@ class GradingSystem:
     """Models named in the corpus that are stand-ins, so every page can say so."""
     data_as_of: Callable[[Any], str | None] = lambda corpus: None
     """The newest timestamp in the corpus (never the build's clock: builds are reproducible)."""
+    search_docs: Callable[[Any], Iterable[SearchDoc]] | None = None
+    """Compact search documents for Pagefind (see builder.search); None indexes the system's
+    rendered pages, where its templates mark `data-pagefind-body`."""
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """One document of the search source: rendered with `template` from `context`, at the output
+    path of the page it stands for."""
+
+    path: str
+    template: str
+    context: Any
 
 
 def all_systems() -> list[GradingSystem]:
@@ -50,6 +63,7 @@ def all_systems() -> list[GradingSystem]:
             nav=tdqs_pages.nav,
             stand_in_models=lambda corpus: corpus.stand_in_models,
             data_as_of=lambda corpus: corpus.data_as_of,
+            search_docs=tdqs_pages.search_docs,
         ),
     ]
     # Each further system registers itself below, in the order its section appears in the navigation.

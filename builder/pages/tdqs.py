@@ -37,6 +37,7 @@ from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
 from builder.sources.tdqs.reader import Server, TdqsCorpus, ToolRecord
 from builder.stats.tdqs import registry_stats
+from builder.systems import SearchDoc
 
 
 def api_json(document: Any, *, compact: bool = False) -> str:
@@ -212,3 +213,29 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConf
     for server in corpus.servers:
         yield from server_outputs(server, problems, config, badges)
     yield from badges.files()
+
+
+def search_docs(corpus: TdqsCorpus) -> Iterator[SearchDoc]:
+    """One search document per server, each tool a sub-section whose anchor (`t-<slug>`) the
+    search page turns into a link to the tool's own page."""
+    for server in corpus.servers:
+        scores = server_scores(server.current)
+        yield SearchDoc(
+            path=urls.server_page(server.slug),
+            template="search/tdqs_server.html",
+            context={
+                "display_name": server.display_name,
+                "about": server.meta.description,
+                "tier_text": f"overall {scores.overall_tier} {scores.overall_score:.1f}" if scores.coverage_ok else "",
+                "tools": [
+                    {
+                        "slug": tool.slug,
+                        "name": tool.name,
+                        "summary": tool.checked.score.summary,
+                        "tier_text": f"TDQS {tool.checked.tier} {tool.checked.tdqs:.1f}",
+                        "description": tool.definition.tool.description if tool.definition else None,
+                    }
+                    for tool in server.current.tools
+                ],
+            },
+        )

@@ -11,20 +11,40 @@
     return new DOMParser().parseFromString(html || "", "text/html").body.textContent || "";
   }
 
+  // A server's search document has one sub-section per tool, anchored `#t-<tool slug>`:
+  // such a hit links to the tool's own page, `<server page>tools/<tool slug>/`.
+  function toolUrl(url) {
+    var match = /^(.*)#t-([a-z0-9_-]+)$/.exec(url);
+    return match ? match[1] + "tools/" + match[2] + "/" : null;
+  }
+
+  function entry(url, title, excerpt) {
+    var item = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = url;
+    link.textContent = title || url;
+    var text = document.createElement("p");
+    text.textContent = plain(excerpt);
+    item.appendChild(link);
+    item.appendChild(text);
+    return item;
+  }
+
   function show(results, query, status, list) {
     list.textContent = "";
+    var count = 0;
     results.forEach(function (data) {
-      var item = document.createElement("li");
-      var link = document.createElement("a");
-      link.href = data.url;
-      link.textContent = (data.meta && data.meta.title) || data.url;
-      var excerpt = document.createElement("p");
-      excerpt.textContent = plain(data.excerpt);
-      item.appendChild(link);
-      item.appendChild(excerpt);
-      list.appendChild(item);
+      var tools = (data.sub_results || []).filter(function (sub) { return toolUrl(sub.url); });
+      tools.slice(0, 5).forEach(function (sub) {
+        list.appendChild(entry(toolUrl(sub.url), sub.title + " · " + ((data.meta && data.meta.title) || ""), sub.excerpt));
+        count += 1;
+      });
+      if (!tools.length) {
+        list.appendChild(entry(data.url, data.meta && data.meta.title, data.excerpt));
+        count += 1;
+      }
     });
-    status.textContent = results.length ? results.length + " results for “" + query + "”" : "No results for “" + query + "”";
+    status.textContent = count ? count + " results for “" + query + "”" : "No results for “" + query + "”";
   }
 
   async function run(query, status, list) {

@@ -42,6 +42,10 @@
     });
   }
   function setup() {
+    // A table wider than a phone scrolls sideways; keyboard users must be able to scroll it too.
+    document.querySelectorAll("table.data").forEach(function (table) {
+      if (table.scrollWidth > table.clientWidth && !table.hasAttribute("tabindex")) { table.setAttribute("tabindex", "0"); }
+    });
     document.querySelectorAll("table.sortable").forEach(function (table) {
       if (!table.tHead || !table.tBodies[0]) { return; }
       Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {

@@ -1,0 +1,156 @@
+"""The site in a real browser: every page kind loads without a console error, passes axe-core
+with no serious or critical violation, and is screenshotted at desktop and phone width; search
+finds a known tool through Pagefind's own API; sorting reorders rows; charts draw."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import OUTPUT, chromium, served
+
+from builder.build import build, read_and_plan
+from builder.config import SiteConfig
+from builder.pages.page import Page
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = "/scorecards/"
+WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    config = SiteConfig(base_url=BASE)
+    out = tmp_path_factory.mktemp("browser") / "site"
+    build(ROOT / "data", out, config)
+    kinds: dict[str, str] = {}
+    for output in read_and_plan(ROOT / "data", config).outputs:
+        if isinstance(output, Page):
+            kinds.setdefault(output.template, output.path)
+    with served(out, BASE) as url:
+        yield url, kinds
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with chromium() as instance:
+        yield instance
+
+
+def address(base: str, path: str) -> str:
+    return base + (path[: -len("index.html")] if path.endswith("index.html") else path)
+
+
+def test_every_page_kind_is_clean_accessible_and_screenshotted(site, browser) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, kinds = site
+    axe = Axe()
+    shots = OUTPUT / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    failures: list[str] = []
+    assert len(kinds) >= 10, kinds
+    for template, path in sorted(kinds.items()):
+        for label, (width, height) in WIDTHS.items():
+            page = browser.new_page(viewport={"width": width, "height": height})
+            errors: list[str] = []
+            page.on("console", lambda message, e=errors: e.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error, e=errors: e.append(str(error)))
+            page.on("dialog", lambda dialog, e=errors: (e.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+            missing = path == "404.html"  # served for any missing address, at any depth
+            response = page.goto(base + "no/such/page/" if missing else address(base, path), wait_until="networkidle")
+            assert response is not None and response.status == (404 if missing else 200), path
+            if missing:  # the document's own 404 status is logged as a failed load
+                errors[:] = [e for e in errors if "status of 404" not in e]
+            name = template.replace("/", "-").removesuffix(".html")
+            page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
+            if errors:
+                failures.append(f"{path} ({label}): console errors {errors}")
+            if label == "desktop":
+                results = axe.run(page)
+                serious = [
+                    f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+                    for v in results.response["violations"]
+                    if v["impact"] in ("serious", "critical")
+                ]
+                if serious:
+                    failures.append(f"{path}: axe {serious}")
+            if label == "phone":
+                overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                if overflow > 2:
+                    failures.append(f"{path}: {overflow}px wider than a phone screen")
+            page.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_search_finds_a_known_tool_through_pagefind(site, browser) -> None:
+    base, kinds = site
+    tool_path = kinds["tdqs/tool.html"]
+    page = browser.new_page()
+    page.goto(address(base, tool_path))
+    name = page.locator("h1 code").inner_text()
+    page.goto(base)
+    hits = page.evaluate(
+        """async (query) => {
+            const pagefind = await import(new URL("pagefind/pagefind.js", document.baseURI.replace(/[^/]*$/, "")).href);
+            await pagefind.init();
+            const search = await pagefind.search(query);
+            const data = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
+            return data.flatMap((d) => [d.url, ...d.sub_results.map((s) => s.url)]);
+        }""",
+        name,
+    )
+    expected = address(BASE, tool_path)
+    server_page, tool_slug = expected.split("tools/")
+    assert f"{server_page}#t-{tool_slug.rstrip('/')}" in hits, (name, hits)
+    page.goto(base + "search/?q=" + name)
+    page.wait_for_selector("#search-results li a")
+    hrefs = [a.get_attribute("href") for a in page.locator("#search-results li a").all()]
+    assert expected in hrefs
+    page.close()
+
+
+def test_sorting_reorders_rows(site, browser) -> None:
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "servers/")
+    table = page.locator("#servers-table")
+    column = [c.inner_text() for c in table.locator("thead th").all()].index("Mean TDQS")
+
+    def values() -> list[float]:
+        cells = table.locator(f"tbody tr td:nth-child({column + 1})").all()
+        return [float(cell.get_attribute("data-sort")) for cell in cells]
+
+    before = values()
+    table.locator("thead th").nth(column).locator("button").click()
+    ascending = values()
+    table.locator("thead th").nth(column).locator("button").click()
+    descending = values()
+    assert ascending == sorted(before) and descending == sorted(before, reverse=True)
+    assert ascending != before or descending != before
+    assert table.locator("thead th").nth(column).get_attribute("aria-sort") == "descending"
+    page.close()
+
+
+def test_charts_draw_and_plotly_loads_only_where_needed(site, browser) -> None:
+    base, kinds = site
+    page = browser.new_page()
+    page.goto(base, wait_until="networkidle")
+    page.wait_for_selector("#chart-tiers .main-svg")
+    bars = page.locator("#chart-tiers .point").count()
+    assert bars == 5  # one bar per tier A–F
+    page.goto(address(base, kinds["rubric.html"]), wait_until="networkidle")
+    assert page.evaluate("typeof window.Plotly") == "undefined"
+    page.close()
+
+
+def test_pages_read_without_javascript(site, browser) -> None:
+    base, kinds = site
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "servers/")
+    assert page.locator("#servers-table tbody tr").count() > 0
+    page.goto(address(base, kinds["tdqs/tool.html"]))
+    assert page.locator("h2", has_text="Improvement checklist").count() == 1
+    context.close()
