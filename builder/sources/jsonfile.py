@@ -69,5 +69,8 @@ def read_json(path: Path, data_dir: Path, system: str, log: ProblemLog) -> Any |
     except Unreadable as error:
         log.reject(name, system, error.json_path, error.reason)
         return None
+    if document is None:  # JSON `null`: no reader accepts it, and None means "rejected" here
+        log.reject(name, system, "$", "the document is null, not a JSON object or array")
+        return None
     log.read(name, system)
     return document
