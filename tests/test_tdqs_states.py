@@ -28,7 +28,7 @@ def test_a_changed_definition_marks_its_score_stale_and_new_tools_not_scored(tmp
 def test_below_80_percent_coverage_publishes_no_description_quality(tmp_path: Path) -> None:
     tools = [tool_score(definition(f"t{i}"), scores(4, 4, 4, 4, 4, 4)) for i in range(3)]
     write_capture(tmp_path, "partial", report("partial", tools, tool_count=4))  # 3 of 4 = 75%
-    write_capture(tmp_path, "enough", report("enough", tools + [tool_score(definition("t3"), scores(4, 4, 4, 4, 4, 4))], tool_count=5))  # 80%
+    write_capture(tmp_path, "enough", report("enough", [*tools, tool_score(definition("t3"), scores(4, 4, 4, 4, 4, 4))], tool_count=5))  # 80%
     writer, _ = build_in_memory(tmp_path)
     partial = api(writer, "api/servers/partial.json")["scores"]
     assert partial["coverageOk"] is False and partial["overallScore"] is None and partial["descriptionQualityScore"] is None
