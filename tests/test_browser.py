@@ -154,3 +154,34 @@ def test_pages_read_without_javascript(site, browser) -> None:
     page.goto(address(base, kinds["tdqs/tool.html"]))
     assert page.locator("h2", has_text="Improvement checklist").count() == 1
     context.close()
+
+
+def test_dark_mode_follows_the_system_and_keeps_contrast(site, browser) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, kinds = site
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    failures = []
+    for template in ("tdqs/home.html", "tdqs/server.html", "tdqs/tool.html", "cleo/index.html", "flowmcp/provider.html"):
+        page.goto(address(base, kinds[template]), wait_until="networkidle")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(13, 17, 23)", (template, background)
+        violations = [
+            v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")
+        ]
+        if violations:
+            failures.append(f"{template}: {violations}")
+    context.close()
+    assert not failures, failures
+
+
+def test_keyboard_reaches_the_content_first(site, browser) -> None:
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "servers/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#main"
+    page.close()
