@@ -15,7 +15,9 @@ from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 from builder.checklist import DimensionStep, LintItem, anchor_for, server_checklist, tool_checklist
 from builder.pages.page import PageContext
 from builder.problems import Problem
+from builder.sources.tdqs.models import CurrentScores as ServerScores
 from builder.sources.tdqs.reader import Capture, Server, ToolRecord
+from builder.sources.tdqs.registry_index import current_scores
 from builder.stats.tdqs import RegistryStats
 
 _FLAGS = {flag.name: flag for flag in FLAGS}
@@ -107,20 +109,6 @@ class ShadowRow(View):
     cheaper_sibling_slug: str | None
     cheaper_sibling_invocation_cost: int
     justification: str
-
-
-class ServerScores(View):
-    overall_score: float | None
-    overall_tier: str | None
-    description_quality_score: float | None
-    description_quality_tier: str | None
-    coherence_score: float
-    coherence_tier: str
-    mean_tdqs: float
-    min_tdqs: float
-    tool_count: int
-    scored_tool_count: int
-    coverage_ok: bool
 
 
 class WhatIfView(View):
@@ -271,20 +259,8 @@ def provenance(capture: Capture) -> Provenance:
 
 
 def server_scores(capture: Capture) -> ServerScores:
-    rolled, ok = capture.server.rollup, capture.server.coverage_ok
-    return ServerScores(
-        overall_score=rolled.overall_score if ok else None,
-        overall_tier=rolled.overall_tier if ok else None,
-        description_quality_score=rolled.description_quality_score if ok else None,
-        description_quality_tier=rolled.description_quality_tier if ok else None,
-        coherence_score=rolled.coherence_score,
-        coherence_tier=rolled.coherence_tier,
-        mean_tdqs=rolled.mean_tdqs,
-        min_tdqs=rolled.min_tdqs,
-        tool_count=rolled.tool_count,
-        scored_tool_count=rolled.scored_tool_count,
-        coverage_ok=ok,
-    )
+    """The published scores, as index.json records them."""
+    return current_scores(capture)
 
 
 def tool_row(tool: ToolRecord) -> ToolRow:

@@ -42,6 +42,9 @@ class Versions(Camel):
 
 
 class CurrentScores(Camel):
+    """A capture's published scores. Below the 80% coverage rule, description quality and the
+    overall score are not published (None) and `coverage_ok` says why."""
+
     overall_score: float | None
     overall_tier: Tier | None
     description_quality_score: float | None
@@ -52,6 +55,7 @@ class CurrentScores(Camel):
     min_tdqs: float
     tool_count: int
     scored_tool_count: int
+    coverage_ok: bool
 
 
 class IndexCapture(Camel):

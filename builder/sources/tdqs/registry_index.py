@@ -48,6 +48,7 @@ def current_scores(capture: Capture) -> CurrentScores:
         min_tdqs=rollup.min_tdqs,
         tool_count=rollup.tool_count,
         scored_tool_count=rollup.scored_tool_count,
+        coverage_ok=published,
     )
 
 
