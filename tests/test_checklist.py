@@ -35,12 +35,12 @@ def test_deterministic_items_name_undocumented_parameters() -> None:
         "properties": {"a": {"type": "string", "description": "A"}, "b": {"type": "string"}, "c": {"type": "number"}},
     })
     score = tool_score(defn, scores(3, 3, 3, 3, 3, 3))
-    from tdqs import ToolDefinition, compute_context_signals
+    from tdqs import ToolDefinition, compute_input_hash
 
     from builder.sources.tdqs.reader import Definition
 
     tool = ToolDefinition.model_validate(defn)
-    record = ToolRecord("make_thing", "make_thing", 0, check_tool(score, 0), Definition(tool, compute_context_signals(tool)), None)
+    record = ToolRecord("make_thing", "make_thing", 0, check_tool(score, 0), Definition(tool, compute_input_hash(tool)), None)
     items = {i.rule: i for i in lint_items(record)}
     assert "2 of 3 parameters have no schema description (33% coverage): b, c" in items["undocumented-parameters"].message
     assert items["undocumented-parameters"].severity == "warning"

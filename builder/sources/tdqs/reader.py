@@ -3,7 +3,7 @@
 For every capture: the ScoreReport is validated with tdqs's own model; the spec version must be
 one this build knows; duplicate tool names keep the first; every derived number is re-checked
 (`recompute`); and where the tools/list that was scored sits beside it, each definition's
-inputHash is recomputed with tdqs's `compute_context_signals`. A capture that cannot be used is
+inputHash is recomputed (`input_hash`, tdqs's canonical form). A capture that cannot be used is
 rejected with a reason; its server keeps its other captures.
 """
 
@@ -15,17 +15,16 @@ from pathlib import Path
 from pydantic import ValidationError
 from tdqs import (
     SPEC_VERSION,
-    ContextSignals,
     ScoreReport,
     TdqsInputError,
     ToolDefinition,
-    compute_context_signals,
     parse_tool_definitions,
 )
 
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.jsonfile import read_json, relative_name
 from builder.sources.tdqs import layout
+from builder.sources.tdqs.input_hash import input_hash
 from builder.sources.tdqs.models import ServerMeta
 from builder.sources.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
 from builder.urls import slug
@@ -46,8 +45,8 @@ def versions_for(spec_version: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class Definition:
     tool: ToolDefinition
-    signals: ContextSignals
-    """Recomputed by tdqs from the definition; its inputHash is the definition's identity."""
+    input_hash: str
+    """The definition's identity, as tdqs's `compute_input_hash` computes it."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +139,7 @@ def _read_definitions(path: Path, data_dir: Path, log: ProblemLog) -> dict[str, 
     except TdqsInputError as error:
         log.reject(name, SYSTEM, "$.tools", f"not a tools/list result: {error}")
         return None
-    return {tool.name: Definition(tool, compute_context_signals(tool)) for tool in parsed.tools}
+    return {tool.name: Definition(tool, input_hash(tool)) for tool in parsed.tools}
 
 
 def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | None:
@@ -255,10 +254,10 @@ def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLo
     loaded.sort(key=lambda item: (item[1].generated_at if item[1] else _stamp(item[0].capture_id), item[0].capture_id))
     for _, _, definitions, _ in loaded:
         if definitions:
-            latest_definitions.update({n: d.signals.input_hash for n, d in definitions.items()})
+            latest_definitions.update({n: d.input_hash for n, d in definitions.items()})
     unscored = {}
     if loaded[-1][1] is None:
-        unscored = {n: d.signals.input_hash for n, d in (loaded[-1][2] or {}).items()}
+        unscored = {n: d.input_hash for n, d in (loaded[-1][2] or {}).items()}
 
     all_names = [tool.name for _, report, _, kept in loaded if report for _, tool in kept]
     slugs = _slugs(list(dict.fromkeys(all_names)))
@@ -273,10 +272,10 @@ def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLo
             for disagreement in checked.disagreements:
                 log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
             definition = definitions.get(tool.name) if definitions else None
-            if definition is not None and definition.signals.input_hash != tool.context_signals.input_hash:
+            if definition is not None and definition.input_hash != tool.context_signals.input_hash:
                 log.add(
                     name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",
-                    f"inputHash {tool.context_signals.input_hash} does not match {definition.signals.input_hash}, "
+                    f"inputHash {tool.context_signals.input_hash} does not match {definition.input_hash}, "
                     f"the hash of the definition of {tool.name!r} in {relative_name(files.tools, data_dir)}",
                     severity="warning",
                 )
