@@ -51,16 +51,27 @@ def page_dir(path: str) -> str:
 
 def relative(from_page: str, to_path: str) -> str:
     """The link from the page at `from_page` to the output path `to_path`. A target ending in
-    `index.html` is linked as its folder (`../x/`), as every static host serves it."""
-    target = to_path
-    trailing = ""
-    if target == "index.html" or target.endswith("/index.html"):
-        target = target[: -len("index.html")].rstrip("/") or "."
-        trailing = "/"
-    link = posixpath.relpath(target, page_dir(from_page) or ".")
-    if link == ".":
-        return "./"
-    return link + trailing if not link.endswith("/") else link
+    `index.html` is linked as its folder (`../x/`), as every static host serves it.
+
+    Both are canonical output paths (see `check_output_path`), so this is plain string work on
+    their segments; it runs for every link of every page."""
+    folder = to_path == "index.html" or to_path.endswith("/index.html")
+    target = to_path[: -len("index.html")].rstrip("/") if folder else to_path
+    here = from_page.split("/")[:-1]
+    there = target.split("/") if target else []
+    common = 0
+    for a, b in zip(here, there, strict=False):
+        if a != b:
+            break
+        common += 1
+    # A file target in the page's own folder path is only "common" up to its parent folder.
+    if not folder and common == len(there):
+        common -= 1
+    parts = [".."] * (len(here) - common) + there[common:]
+    link = "/".join(parts)
+    if folder:
+        return link + "/" if link else "./"
+    return link
 
 
 def root_prefix(from_page: str) -> str:
