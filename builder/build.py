@@ -25,6 +25,7 @@ import plotly
 
 from builder import urls
 from builder.config import SiteConfig
+from builder.incremental import Manifest, engine_key
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Page
 from builder.problems import ProblemLog
@@ -143,65 +144,80 @@ CHUNK = 1000
 
 
 def render_and_write(
-    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None
+    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None,
+    manifest: Manifest | None = None,
 ) -> dict[str, float]:
-    """Renders every page and writes every output; returns seconds spent rendering and writing.
-    A large site on a folder is rendered by one forked worker per core (see `_render_in_workers`)."""
+    """Renders every output that the previous build cannot lend (see builder.incremental) and
+    writes it; returns seconds spent rendering and writing, and how many outputs were reused.
+    A large site on a folder is rendered by one forked worker per core (`_render_in_workers`)."""
+    outputs = model.outputs
+    todo = list(range(len(outputs)))
+    reused = 0
+    if manifest is not None and isinstance(writer, FolderWriter):
+        todo = []
+        for index, output in enumerate(outputs):
+            if manifest.reusable(output.path, output.key):
+                writer.link(output.path, manifest.out / output.path)
+                reused += 1
+            else:
+                todo.append(index)
     workers = workers or os.cpu_count() or 1
-    if isinstance(writer, FolderWriter) and workers > 1 and len(model.outputs) >= PARALLEL_FROM:
-        timings = _render_in_workers(model, config, writer, workers, progress)
+    if isinstance(writer, FolderWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
+        timings = _render_in_workers(model, config, writer, workers, todo, progress)
     else:
-        timings = _render_range(Renderer(config, model.site), model.outputs, 0, len(model.outputs), writer, progress)
+        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress)
     started = time.perf_counter()
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
     timings["write"] += time.perf_counter() - started
+    timings["reused"] = float(reused)
     return timings
 
 
-def _render_range(
-    renderer: Renderer, outputs: list[Page | DataFile], start: int, stop: int, writer: Writer,
+def _render_indices(
+    renderer: Renderer, outputs: list[Page | DataFile], indices: list[int], writer: Writer,
     progress: Progress | None = None,
 ) -> dict[str, float]:
     rendering = writing = 0.0
-    for done in range(start, stop):
-        output = outputs[done]
+    for done, index in enumerate(indices, start=1):
+        output = outputs[index]
         began = time.perf_counter()
         content = renderer.render(output) if isinstance(output, Page) else output.data()
         rendered = time.perf_counter()
         writer.write(output.path, content)
         rendering += rendered - began
         writing += time.perf_counter() - rendered
-        if progress and ((done + 1) % 500 == 0 or done + 1 == stop):
-            progress("render", done + 1, stop)
+        if progress and (done % 500 == 0 or done == len(indices)):
+            progress("render", done, len(indices))
     return {"render": rendering, "write": writing}
 
 
 _SHARED: dict[str, Any] = {}
-"""What forked workers inherit: the model and the staging folder. Set just before the fork, so
-nothing is pickled but the chunk bounds going in and two timings coming back."""
+"""What forked workers inherit: the model, the staging folder and the list of outputs to render.
+Set just before the fork, so nothing is pickled but chunk bounds going in and timings coming back."""
 
 
 def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float]:
     writer = _SHARED.setdefault("writer", RawFolderWriter(_SHARED["staging"]))
     renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["model"].site))
-    timings = _render_range(renderer, _SHARED["model"].outputs, bounds[0], bounds[1], writer)
-    return bounds[1] - bounds[0], timings["render"], timings["write"]
+    indices = _SHARED["todo"][bounds[0] : bounds[1]]
+    timings = _render_indices(renderer, _SHARED["model"].outputs, indices, writer)
+    return len(indices), timings["render"], timings["write"]
 
 
 def _render_in_workers(
-    model: Model, config: SiteConfig, writer: FolderWriter, workers: int, progress: Progress | None
+    model: Model, config: SiteConfig, writer: FolderWriter, workers: int, todo: list[int], progress: Progress | None
 ) -> dict[str, float]:
-    """Every output path is registered with the writer first (so duplicates still fail before
-    anything is written), then forked workers render chunks of the output list straight into the
+    """Every output path to render is registered with the writer first (so duplicates still fail
+    before anything is written), then forked workers render chunks of them straight into the
     staging folder. Fork shares the model copy-on-write; `gc.freeze` keeps the collector from
     touching, and so copying, every inherited object."""
-    for output in model.outputs:
-        writer.reserve(output.path)
+    for index in todo:
+        writer.reserve(model.outputs[index].path)
     _SHARED.clear()
-    _SHARED.update(model=model, config=config, staging=writer.staging)
-    chunks = [(start, min(start + CHUNK, len(model.outputs))) for start in range(0, len(model.outputs), CHUNK)]
+    _SHARED.update(model=model, config=config, staging=writer.staging, todo=todo)
+    chunks = [(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
     started = time.perf_counter()
     done = 0
     write_total = 0.0
@@ -213,7 +229,7 @@ def _render_in_workers(
                 done += count
                 write_total += wrote
                 if progress:
-                    progress("render", done, len(model.outputs))
+                    progress("render", done, len(todo))
     finally:
         gc.unfreeze()
         _SHARED.clear()
@@ -238,9 +254,10 @@ def build(
         raise ValueError("the output folder must not be the data folder or inside it")
     model = read_and_plan(data_dir, config)
     timings = dict(model.timings)
+    manifest = Manifest(out, engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"}))
     writer = FolderWriter(out)
     try:
-        timings.update(render_and_write(model, config, writer, progress))
+        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         started = time.perf_counter()
         if search:
             renderer = Renderer(config, model.site)
@@ -254,6 +271,7 @@ def build(
         timings["search"] = time.perf_counter() - started
         started = time.perf_counter()
         writer.commit()
+        manifest.save()
         timings["swap"] = time.perf_counter() - started
     except BaseException:
         writer.abort()

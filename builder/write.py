@@ -111,6 +111,20 @@ class FolderWriter(Writer):
         with open(target, "wb") as handle:
             handle.write(data)
 
+    def link(self, path: str, source: Path) -> None:
+        """Claims `path` and fills it with the previous build's file: a hard link where the
+        filesystem allows one (the old site sits beside the staging folder), a copy otherwise."""
+        self.reserve(path, source.stat().st_size)
+        target = self.staging / path
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
+
     def commit(self) -> None:
         """Swap the finished site in. The old site is moved aside first and removed only after
         the new one is in place, so at every instant one whole site exists at `out` or beside it."""

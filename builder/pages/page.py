@@ -29,6 +29,9 @@ class Page:
     """Pages that draw a Plotly chart load plotly.js; no other page does."""
     links: tuple[str, ...] = field(default=())
     """Output paths this page links to, checked to exist before anything is written."""
+    key: str | None = None
+    """Content hash of what the page is made from, for incremental rebuilds (builder.incremental);
+    None for pages that depend on the whole corpus and are always rendered."""
 
     def resolved(self) -> PageContext:
         return self.context() if callable(self.context) else self.context
@@ -40,6 +43,8 @@ class DataFile:
 
     path: str
     content: str | bytes | Callable[[], str | bytes]
+    key: str | None = None
+    """As `Page.key`."""
 
     def data(self) -> str | bytes:
         return self.content() if callable(self.content) else self.content

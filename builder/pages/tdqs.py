@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -175,22 +176,24 @@ def server_outputs(
     capture = server.current
     file_problems = [p for p in problems.get(capture.file, []) if p.severity == "warning"]
     api_path = urls.server_api(server.slug)
+    key = server.digest
     badge, endpoint = publish.server_badge(server, config, badges)
-    yield endpoint
+    yield replace(endpoint, key=key)
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)
         return server_context(server, file_problems, api_path, charts_, badge, feed)
 
-    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, charts=True)
-    yield DataFile(api_path, lambda: api_json(server_api(server), compact=True))
+    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, charts=True, key=key)
+    yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
     appearances = Counter(tool.name for c in server.captures for tool in c.tools)
     for tool in capture.tools:
         tool_badge, endpoint = publish.tool_badge(server, tool, config, badges)
-        yield endpoint
+        yield replace(endpoint, key=key)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
             partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,
+            key=key,
         )
 
 

@@ -109,8 +109,8 @@ def feeds(servers: tuple[Server, ...], config: SiteConfig) -> Iterator[DataFile]
     for server in servers:
         entries = server_entries(server)
         every.extend(entries)
-        yield DataFile(server_feed_path(server), atom(f"{server.display_name}: TDQS changes",
-                                                      server_feed_path(server), entries, config))
+        title = f"{server.display_name}: TDQS changes"
+        yield DataFile(server_feed_path(server), atom(title, server_feed_path(server), entries, config), key=server.digest)
     yield DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, every, config))
 
 

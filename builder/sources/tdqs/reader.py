@@ -21,6 +21,7 @@ from tdqs import (
     parse_tool_definitions,
 )
 
+from builder.incremental import content_key
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.jsonfile import read_json, relative_name
 from builder.sources.tdqs import layout
@@ -99,6 +100,9 @@ class Server:
     captures: tuple[Capture, ...]
     """Oldest first; the last one is current."""
     unscored_definitions: dict[str, str] = field(default_factory=dict)
+    digest: str = ""
+    """Content hash of every file in the server's folder: the key of its pages for incremental
+    rebuilds (builder.incremental)."""
 
     @property
     def current(self) -> Capture:
@@ -306,7 +310,19 @@ def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLo
         meta=meta,
         captures=tuple(captures),
         unscored_definitions=unscored,
+        digest=_folder_digest(server_files),
     )
+
+
+def _folder_digest(server_files: layout.ServerFiles) -> str:
+    parts: list[bytes | str] = [server_files.server_id]
+    paths = [server_files.meta] + [p for c in server_files.captures for p in (c.score, c.tools)]
+    for path in sorted((p for p in paths if p is not None), key=lambda p: p.name):
+        try:
+            parts += [path.name, path.read_bytes()]
+        except OSError:
+            parts += [path.name, b"unreadable"]
+    return content_key(*parts)
 
 
 def _stamp(capture_id: str) -> str:

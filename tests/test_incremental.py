@@ -1,0 +1,59 @@
+"""Incremental rebuilds: only the pages of changed servers are rendered again, and the result is
+byte for byte what a cold build of the same data gives."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from corpus import definition, report, scores, tool_score, write_capture
+
+from builder.build import build
+from builder.config import SiteConfig
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def corpus(data: Path) -> None:
+    for s in range(6):
+        tools = [tool_score(definition(f"tool_{t}", f"Tool {t} of {s}."), scores(4, 3, 3 + t % 2, 3, 4, 3)) for t in range(5)]
+        write_capture(data, f"server-{s}", report(f"server-{s}", tools, generated_at=f"2026-05-0{s + 1}T00:00:00.000Z"))
+
+
+def test_a_rebuild_renders_only_what_changed_and_equals_a_cold_build(tmp_path: Path) -> None:
+    data, out = tmp_path / "data", tmp_path / "site"
+    corpus(data)
+    config = SiteConfig(site_url="https://example.org")
+    first = build(data, out, config, search=False)
+    assert first.timings["reused"] == 0
+
+    again = build(data, out, config, search=False)
+    per_server = 1 + 1 + 1 + 1 + 5 * 2  # page, API, badge.json, feed, and a page and a badge.json per tool
+    assert again.timings["reused"] == 6 * per_server
+
+    # server-2 gets a new capture: one tool improved, one added.
+    tools = [tool_score(definition(f"tool_{t}", f"Tool {t} of 2."), scores(4, 3, 3 + t % 2, 3, 4, 3)) for t in range(5)]
+    tools[0] = tool_score(definition("tool_0", "Tool 0 of 2, now said well."), scores(5, 5, 4, 4, 5, 4))
+    tools.append(tool_score(definition("tool_new", "A new tool."), scores(3, 3, 3, 3, 3, 3)))
+    write_capture(data, "server-2", report("server-2", tools, generated_at="2026-06-01T00:00:00.000Z"))
+    rebuilt = build(data, out, config, search=False)
+    assert rebuilt.timings["reused"] == 5 * per_server
+
+    cold = build(data, tmp_path / "cold", config, search=False)
+    assert cold.timings["reused"] == 0
+    assert tree(out) == tree(tmp_path / "cold")
+
+
+def test_changed_settings_render_everything_again(tmp_path: Path) -> None:
+    data, out = tmp_path / "data", tmp_path / "site"
+    corpus(data)
+    build(data, out, SiteConfig(), search=False)
+    changed = build(data, out, SiteConfig(dispute_url="https://example.org/issues/new"), search=False)
+    assert changed.timings["reused"] == 0
+    page = (out / "servers" / "server-0" / "index.html").read_text()
+    assert "https://example.org/issues/new" in page
