@@ -60,6 +60,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
 
     data = _data_dir(args.data)
+    out = Path(args.output).resolve()
+    if out == data.resolve() or data.resolve() in out.parents:
+        raise UserError("the output folder must not be the data folder or inside it")
     result = build(data, Path(args.output), _config(args), progress=Progress(), search=not args.no_search)
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
