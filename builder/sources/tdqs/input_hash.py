@@ -1,4 +1,4 @@
-"""tdqs's `inputHash` and `definitionBytes`, computed fast where that is provably exact.
+"""tdqs's `inputHash`, computed fast where that is provably exact (see builder.jsjson).
 
 tdqs serializes a definition the way JavaScript's `safe-stable-stringify` does, one character
 at a time in Python: at registry scale (a quarter of a million definitions) that is nine tenths
@@ -13,41 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-from typing import Any
 
 from tdqs import ToolDefinition, serialize_tool_definition
 
-_MAX_SAFE_INTEGER = 2**53
-
-
-class _Unsafe(Exception):
-    pass
-
-
-def _normalise(value: Any) -> Any:
-    if value is None or isinstance(value, bool | str):
-        return value
-    if isinstance(value, int):
-        if abs(value) > _MAX_SAFE_INTEGER:
-            raise _Unsafe
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise _Unsafe
-        if value.is_integer() and abs(value) < 1e21:
-            return int(value)
-        if "e" in repr(value):
-            raise _Unsafe
-        return value
-    if isinstance(value, dict):
-        for key in value:
-            if not isinstance(key, str) or not key.isascii():
-                raise _Unsafe
-        return {key: _normalise(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_normalise(item) for item in value]
-    raise _Unsafe
+from builder.jsjson import Unsafe, normalise
 
 
 def canonical_definition(tool: ToolDefinition) -> str:
@@ -61,9 +30,9 @@ def canonical_definition(tool: ToolDefinition) -> str:
         "title": tool.title,
     }
     try:
-        text = json.dumps(_normalise(document), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        text = json.dumps(normalise(document, sort_keys=True), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         text.encode("utf-8")  # a lone surrogate fails here; JavaScript would escape it
-    except (_Unsafe, UnicodeEncodeError, RecursionError):
+    except (Unsafe, UnicodeEncodeError, RecursionError):
         return serialize_tool_definition(tool)
     return text
 
