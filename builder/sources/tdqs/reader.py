@@ -18,6 +18,7 @@ from tdqs import (
     ScoreReport,
     TdqsInputError,
     ToolDefinition,
+    ToolScore,
     parse_tool_definitions,
 )
 
@@ -176,7 +177,7 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
     return report
 
 
-def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple[int, object]]:
+def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple[int, ToolScore]]:
     seen: set[str] = set()
     kept = []
     for index, tool in enumerate(report.tools):
@@ -205,16 +206,82 @@ def _slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def _read_capture(
-    files: layout.CaptureFiles, data_dir: Path, log: ProblemLog
-) -> tuple[ScoreReport, dict[str, Definition] | None, list[tuple[int, object]]] | None:
-    assert files.score is not None
-    report = _read_report(files.score, data_dir, log)
+@dataclass(frozen=True)
+class _Loaded:
+    """One capture id's files as read: a score (None for a tools/list captured after the last
+    scoring run), the definitions beside it, and the tools kept after de-duplication."""
+
+    files: layout.CaptureFiles
+    report: ScoreReport | None
+    definitions: dict[str, Definition] | None
+    kept: list[tuple[int, ToolScore]]
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """By the report's own timestamp; a tools/list without a score by its file name."""
+        stamp = self.report.generated_at if self.report else _stamp(self.files.capture_id)
+        return stamp, self.files.capture_id
+
+
+def _load(files: layout.CaptureFiles, data_dir: Path, log: ProblemLog) -> _Loaded | None:
     definitions = _read_definitions(files.tools, data_dir, log) if files.tools else None
+    if files.score is None:
+        return _Loaded(files, None, definitions, []) if definitions else None
+    report = _read_report(files.score, data_dir, log)
     if report is None:
         return None
-    kept = _unique_tools(report, relative_name(files.score, data_dir), log)
-    return report, definitions, kept
+    return _Loaded(files, report, definitions, _unique_tools(report, relative_name(files.score, data_dir), log))
+
+
+def _read_meta(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLog) -> ServerMeta:
+    if server_files.meta is None:
+        return ServerMeta()
+    document = read_json(server_files.meta, data_dir, SYSTEM, log)
+    if document is None:
+        return ServerMeta()
+    try:
+        return ServerMeta.model_validate(document)
+    except ValidationError as error:
+        name = relative_name(server_files.meta, data_dir)
+        for where, reason in describe_validation_error(error):
+            log.add(name, SYSTEM, where, f"{reason}; server.json ignored")
+        return ServerMeta()
+
+
+def _capture(
+    loaded: _Loaded, meta: ServerMeta, slugs: dict[str, str], latest: dict[str, str], data_dir: Path, log: ProblemLog
+) -> Capture:
+    files, report = loaded.files, loaded.report
+    assert report is not None and files.score is not None
+    name = relative_name(files.score, data_dir)
+    records = []
+    for index, tool in loaded.kept:
+        checked = check_tool(tool, index)
+        for disagreement in checked.disagreements:
+            log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
+        definition = loaded.definitions.get(tool.name) if loaded.definitions else None
+        if definition is not None and definition.input_hash != tool.context_signals.input_hash:
+            log.add(
+                name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",
+                f"inputHash {tool.context_signals.input_hash} does not match {definition.input_hash}, "
+                f"the hash of the definition of {tool.name!r} in {relative_name(files.tools, data_dir)}",
+                severity="warning",
+            )
+        records.append(ToolRecord(tool.name, slugs[tool.name], index, checked, definition, latest.get(tool.name)))
+    server = check_server(report, [record.checked for record in records])
+    for disagreement in server.disagreements:
+        log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
+    scoring_system, grading_system = versions_for(report.spec_version)
+    return Capture(
+        capture_id=files.capture_id,
+        file=name,
+        tools_file=relative_name(files.tools, data_dir) if files.tools else None,
+        report=report,
+        tools=tuple(records),
+        server=server,
+        scoring_system=meta.scoring_system or scoring_system,
+        grading_system=meta.grading_system or grading_system,
+    )
 
 
 def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLog) -> Server | None:
@@ -226,89 +293,27 @@ def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLo
         log.reject(folder_name, SYSTEM, "$",
                    "server folder name is not a valid server id ([A-Za-z0-9._-], 1-128 characters)")
         return None
-    meta = ServerMeta()
-    if server_files.meta is not None:
-        document = read_json(server_files.meta, data_dir, SYSTEM, log)
-        name = relative_name(server_files.meta, data_dir)
-        if document is not None:
-            try:
-                meta = ServerMeta.model_validate(document)
-            except ValidationError as error:
-                for where, reason in describe_validation_error(error):
-                    log.add(name, SYSTEM, where, f"{reason}; server.json ignored")
-
-    loaded = []
-    latest_definitions: dict[str, str] = {}
-    for files in server_files.captures:
-        if files.score is None:
-            # A tools/list captured after the last score: its hashes tell which scores are stale.
-            definitions = _read_definitions(files.tools, data_dir, log) if files.tools else None
-            if definitions:
-                loaded.append((files, None, definitions, []))
-            continue
-        result = _read_capture(files, data_dir, log)
-        if result is not None:
-            loaded.append((files, *result))
-    scored = [item for item in loaded if item[1] is not None]
-    if not scored:
+    meta = _read_meta(server_files, data_dir, log)
+    loaded = sorted(
+        (item for files in server_files.captures if (item := _load(files, data_dir, log)) is not None),
+        key=lambda item: item.order,
+    )
+    if not any(item.report for item in loaded):
         if server_files.captures:
             log.add(folder_name, SYSTEM, "$", "no usable capture: the server is left out of the site")
         return None
-    # Order by the reports' own timestamps; a tools/list without a score sorts by its file name.
-    loaded.sort(key=lambda item: (item[1].generated_at if item[1] else _stamp(item[0].capture_id), item[0].capture_id))
-    for _, _, definitions, _ in loaded:
-        if definitions:
-            latest_definitions.update({n: d.input_hash for n, d in definitions.items()})
-    unscored = {}
-    if loaded[-1][1] is None:
-        unscored = {n: d.input_hash for n, d in (loaded[-1][2] or {}).items()}
-
-    all_names = [tool.name for _, report, _, kept in loaded if report for _, tool in kept]
-    slugs = _slugs(list(dict.fromkeys(all_names)))
-    captures = []
-    for files, report, definitions, kept in loaded:
-        if report is None:
-            continue
-        name = relative_name(files.score, data_dir)
-        records = []
-        for index, tool in kept:
-            checked = check_tool(tool, index)
-            for disagreement in checked.disagreements:
-                log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
-            definition = definitions.get(tool.name) if definitions else None
-            if definition is not None and definition.input_hash != tool.context_signals.input_hash:
-                log.add(
-                    name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",
-                    f"inputHash {tool.context_signals.input_hash} does not match {definition.input_hash}, "
-                    f"the hash of the definition of {tool.name!r} in {relative_name(files.tools, data_dir)}",
-                    severity="warning",
-                )
-            records.append(
-                ToolRecord(tool.name, slugs[tool.name], index, checked, definition, latest_definitions.get(tool.name))
-            )
-        server = check_server(report, [record.checked for record in records])
-        for disagreement in server.disagreements:
-            log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
-        scoring_system, grading_system = versions_for(report.spec_version)
-        scoring_system = meta.scoring_system or scoring_system
-        grading_system = meta.grading_system or grading_system
-        captures.append(
-            Capture(
-                capture_id=files.capture_id,
-                file=name,
-                tools_file=relative_name(files.tools, data_dir) if files.tools else None,
-                report=report,
-                tools=tuple(records),
-                server=server,
-                scoring_system=scoring_system,
-                grading_system=grading_system,
-            )
-        )
+    # The newest definition of each tool: a score made for another hash is stale.
+    latest: dict[str, str] = {}
+    for item in loaded:
+        latest.update({n: d.input_hash for n, d in (item.definitions or {}).items()})
+    newest = loaded[-1]
+    unscored = {n: d.input_hash for n, d in (newest.definitions or {}).items()} if newest.report is None else {}
+    slugs = _slugs(list(dict.fromkeys(tool.name for item in loaded for _, tool in item.kept)))
     return Server(
         server_id=server_files.server_id,
         slug=slug(server_files.server_id),
         meta=meta,
-        captures=tuple(captures),
+        captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
         unscored_definitions=unscored,
         digest=_folder_digest(server_files),
     )
