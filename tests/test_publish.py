@@ -118,3 +118,20 @@ def test_pages_workflow_uses_the_official_actions() -> None:
     assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "site"
+
+
+def test_every_scorecard_kind_has_the_dispute_link(tmp_path: Path) -> None:
+    import json as _json
+
+    write_capture(tmp_path, "srv", report("srv", [tool_score(definition("t"), scores(4, 4, 4, 4, 4, 4))]))
+    (tmp_path / "sessions").mkdir()
+    row = {"sessionId": "s1", "totalScore": 60, "maxScore": 100, "flags": [], "timestamp": "2026-05-01T10:00:00Z",
+           "entryCount": 4, "evaluator": "auto",
+           "dimensions": {k: {"score": 12, "max": 20, "evidence": []} for k in (
+               "sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")}}
+    (tmp_path / "sessions" / "g.jsonl").write_text(_json.dumps(row) + "\n")
+    dispute = "https://example.org/issues/new"
+    writer, model = build_in_memory(tmp_path, SiteConfig(dispute_url=dispute))
+    kinds = {o.template: o.path for o in model.outputs if hasattr(o, "template")}
+    for template in ("tdqs/server.html", "tdqs/tool.html", "cleo/session.html", "cleo/run.html"):
+        assert dispute in Page(writer.text(kinds[template])).links, template
