@@ -101,3 +101,15 @@ def test_relative_links_resolve_to_their_target(parts: list[str]) -> None:
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), link))
         expected = target[: -len("index.html")].rstrip("/") if target.endswith("index.html") else target
         assert resolved == (expected or ".")
+
+
+def test_plan_check_refuses_duplicate_paths_and_dangling_declared_links() -> None:
+    from builder.build import _check_paths
+    from builder.pages.page import DataFile, Page, PageContext
+
+    context = PageContext(title="t")
+    _check_paths([Page("a/index.html", "x.html", context, links=("b.json", "static/site.css")), DataFile("b.json", "{}")])
+    with pytest.raises(ValueError, match="same path"):
+        _check_paths([DataFile("b.json", "{}"), DataFile("b.json", "[]")])
+    with pytest.raises(ValueError, match="does not make: c/index.html"):
+        _check_paths([Page("a/index.html", "x.html", context, links=("c/index.html",))])
