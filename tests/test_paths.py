@@ -111,5 +111,5 @@ def test_plan_check_refuses_duplicate_paths_and_dangling_declared_links() -> Non
     _check_paths([Page("a/index.html", "x.html", context, links=("b.json", "static/site.css")), DataFile("b.json", "{}")])
     with pytest.raises(ValueError, match="same path"):
         _check_paths([DataFile("b.json", "{}"), DataFile("b.json", "[]")])
-    with pytest.raises(ValueError, match="does not make: c/index.html"):
+    with pytest.raises(ValueError, match=r"does not make: c/index\.html"):
         _check_paths([Page("a/index.html", "x.html", context, links=("c/index.html",))])
