@@ -1,0 +1,147 @@
+"""Byte-for-byte comparison of two built sites, and the page sets two generators produced.
+
+The incremental target is only met if a rebuild produces exactly what a cold build of the same
+data produces, so the rebuilt tree is compared with a cold one file by file: names first, then
+sizes, then bytes. Differences are summarised per top-level folder (so "every page differs"
+and "the search index differs" read differently) with a few examples of each kind.
+
+The change's footprint answers the other half of the question: of all the outputs, how many
+does a 1% change really alter? A manifest (path → hash) of the cold build before the change is
+compared with the cold build after it; that is the least an incremental rebuild has to write.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+EXAMPLES = 10
+SERVER_PAGE = re.compile(r"servers/[^/]+/index\.html")
+TOOL_PAGE = re.compile(r"servers/[^/]+/tools/[^/]+/index\.html")
+
+
+def files_under(folder: Path) -> set[str]:
+    found = set()
+    for directory, _, names in os.walk(folder):
+        relative = Path(directory).relative_to(folder)
+        for name in names:
+            found.add((relative / name).as_posix())
+    return found
+
+
+@dataclass
+class TreeDiff:
+    files_a: int
+    files_b: int
+    only_in_a: list[str] = field(default_factory=list)
+    only_in_b: list[str] = field(default_factory=list)
+    differing: list[str] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return not (self.only_in_a or self.only_in_b or self.differing)
+
+    def summary(self) -> dict[str, object]:
+        def by_top(paths: list[str]) -> dict[str, int]:
+            counts: dict[str, int] = {}
+            for path in paths:
+                top = path.split("/", 1)[0]
+                counts[top] = counts.get(top, 0) + 1
+            return dict(sorted(counts.items()))
+
+        return {
+            "identical": self.identical,
+            "filesA": self.files_a,
+            "filesB": self.files_b,
+            "onlyInA": {"count": len(self.only_in_a), "byTop": by_top(self.only_in_a), "examples": self.only_in_a[:EXAMPLES]},
+            "onlyInB": {"count": len(self.only_in_b), "byTop": by_top(self.only_in_b), "examples": self.only_in_b[:EXAMPLES]},
+            "differing": {"count": len(self.differing), "byTop": by_top(self.differing), "examples": self.differing[:EXAMPLES]},
+        }
+
+
+def compare_trees(a: Path, b: Path) -> TreeDiff:
+    in_a, in_b = files_under(a), files_under(b)
+    diff = TreeDiff(len(in_a), len(in_b), sorted(in_a - in_b), sorted(in_b - in_a))
+    for path in sorted(in_a & in_b):
+        if not filecmp.cmp(a / path, b / path, shallow=False):
+            diff.differing.append(path)
+    return diff
+
+
+@dataclass(frozen=True)
+class PageSets:
+    ours_servers: int
+    ours_tools: int
+    hugo_servers: int
+    hugo_tools: int
+    missing_in_hugo: list[str]
+    extra_in_hugo: list[str]
+
+    @property
+    def equal(self) -> bool:
+        return not (self.missing_in_hugo or self.extra_in_hugo)
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "equal": self.equal, "oursServers": self.ours_servers, "oursTools": self.ours_tools,
+            "hugoServers": self.hugo_servers, "hugoTools": self.hugo_tools,
+            "missingInHugo": self.missing_in_hugo, "extraInHugo": self.extra_in_hugo,
+        }
+
+
+def page_sets(ours: Path, hugo: Path) -> PageSets:
+    """The server and tool pages of both sites, by output path."""
+    def pages(folder: Path) -> tuple[set[str], set[str]]:
+        paths = files_under(folder / "servers")
+        servers = {f"servers/{p}" for p in paths if SERVER_PAGE.fullmatch(f"servers/{p}")}
+        tools = {f"servers/{p}" for p in paths if TOOL_PAGE.fullmatch(f"servers/{p}")}
+        return servers, tools
+
+    our_servers, our_tools = pages(ours)
+    hugo_servers, hugo_tools = pages(hugo)
+    ours_all, hugo_all = our_servers | our_tools, hugo_servers | hugo_tools
+    return PageSets(
+        len(our_servers), len(our_tools), len(hugo_servers), len(hugo_tools),
+        sorted(ours_all - hugo_all)[:EXAMPLES], sorted(hugo_all - ours_all)[:EXAMPLES],
+    )
+
+
+def manifest(folder: Path) -> dict[str, bytes]:
+    """Every file's path and a hash of its bytes (held instead of the files: 500,000 small
+    digests fit in memory, a second copy of the site would not)."""
+    found: dict[str, bytes] = {}
+    for path in files_under(folder):
+        digest = hashlib.blake2b(digest_size=16)
+        with open(folder / path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        found[path] = digest.digest()
+    return found
+
+
+def footprint(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, object]:
+    """What changed between two builds, per top-level folder, and how many of those are pages."""
+    added = sorted(set(after) - set(before))
+    removed = sorted(set(before) - set(after))
+    changed = sorted(path for path in set(before) & set(after) if before[path] != after[path])
+
+    def by_top(paths: list[str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for path in paths:
+            top = path.split("/", 1)[0]
+            counts[top] = counts.get(top, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def pages(paths: list[str]) -> int:
+        return sum(path.endswith(".html") for path in paths)
+
+    return {
+        "files": len(after),
+        "added": {"count": len(added), "pages": pages(added), "byTop": by_top(added), "examples": added[:EXAMPLES]},
+        "removed": {"count": len(removed), "pages": pages(removed), "byTop": by_top(removed), "examples": removed[:EXAMPLES]},
+        "changed": {"count": len(changed), "pages": pages(changed), "byTop": by_top(changed), "examples": changed[:EXAMPLES]},
+    }
