@@ -161,6 +161,7 @@ def render_and_write(
     outputs = model.outputs
     todo = list(range(len(outputs)))
     reused = 0
+    linking = time.perf_counter()
     if manifest is not None and isinstance(writer, FolderWriter):
         todo = []
         for index, output in enumerate(outputs):
@@ -169,6 +170,7 @@ def render_and_write(
                 reused += 1
             else:
                 todo.append(index)
+    linking = time.perf_counter() - linking
     workers = workers or os.cpu_count() or 1
     if isinstance(writer, FolderWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
         timings = _render_in_workers(model, config, writer, workers, todo, progress)
@@ -179,6 +181,7 @@ def render_and_write(
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
     timings["write"] += time.perf_counter() - started
+    timings["link"] = linking
     timings["reused"] = float(reused)
     return timings
 
@@ -252,7 +255,8 @@ class BuildResult:
     files_written: int
     systems: list[str]
     timings: dict[str, float]
-    """Seconds per stage: load, statistics, render, write, search, swap."""
+    """Seconds per stage: load, statistics, link (reusing unchanged outputs), render, write, search,
+    swap; and `reused`, the number of outputs taken from the previous build."""
 
 
 def build(
