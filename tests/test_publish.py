@@ -48,8 +48,11 @@ def test_badges_are_svg_and_change_address_with_the_score(site) -> None:
     tool = api(site, "api/servers/two-captures.json")["tools"][0]
     tool_svg = f"badges/tdqs-{tool['tier']}-{tool['tdqs']:.1f}.svg"
     assert ET.fromstring(site.files[tool_svg]).tag == f"{SVG}svg"
-    assert api(site, f"servers/two-captures/tools/{tool['slug']}/badge.json")["message"] == f"{tool['tier']} {tool['tdqs']:.1f}"
+    tool_endpoint = tool_svg.removesuffix(".svg") + ".json"
+    assert api(site, tool_endpoint)["message"] == f"{tool['tier']} {tool['tdqs']:.1f}"
+    assert f"servers/two-captures/tools/{tool['slug']}/badge.json" not in site.files  # shared, not one per tool
     tool_page = Page(site.text(f"servers/two-captures/tools/{tool['slug']}/index.html"))
+    assert f"../../../../{tool_endpoint}" in tool_page.links
     assert f"(https://example.github.io/scorecards/{tool_svg})" in tool_page.text
 
 

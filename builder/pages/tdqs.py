@@ -188,8 +188,7 @@ def server_outputs(
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
     appearances = Counter(tool.name for c in server.captures for tool in c.tools)
     for tool in capture.tools:
-        tool_badge, endpoint = publish.tool_badge(server, tool, config, badges)
-        yield replace(endpoint, key=key)
+        tool_badge = publish.tool_badge(server, tool, config, badges)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
             partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,

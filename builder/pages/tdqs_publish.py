@@ -28,21 +28,25 @@ def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
     return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
 
 
-def _badge(badges: BadgeSet, badge: Badge, page: str, config: SiteConfig) -> tuple[BadgeView, DataFile]:
+def _view(badges: BadgeSet, badge: Badge, page: str, endpoint: str, config: SiteConfig) -> BadgeView:
     svg = badges.svg_path(badge)
-    endpoint = urls.badge_endpoint(page)
     markdown = _snippet(config, f"{badge.label} {badge.message}", svg, page)
-    return BadgeView(svg_path=svg, endpoint_path=endpoint, markdown=markdown), DataFile(endpoint, badge.endpoint())
+    return BadgeView(svg_path=svg, endpoint_path=endpoint, markdown=markdown)
 
 
 def server_badge(server: Server, config: SiteConfig, badges: BadgeSet) -> tuple[BadgeView, DataFile]:
+    """The server's badge, and its stable shields.io endpoint beside the scorecard."""
     scores = server_scores(server.current)
-    return _badge(badges, Badge("TDQS", scores.overall_tier, scores.overall_score), urls.server_page(server.slug), config)
+    badge = Badge("TDQS", scores.overall_tier, scores.overall_score)
+    page = urls.server_page(server.slug)
+    endpoint = urls.badge_endpoint(page)
+    return _view(badges, badge, page, endpoint, config), DataFile(endpoint, badge.endpoint())
 
 
-def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig, badges: BadgeSet) -> tuple[BadgeView, DataFile]:
+def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig, badges: BadgeSet) -> BadgeView:
+    """A tool's badge: SVG and endpoint JSON are the ones shared by every tool with its grade."""
     badge = Badge("TDQS", tool.checked.tier, tool.checked.tdqs)
-    return _badge(badges, badge, urls.tool_page(server.slug, tool.slug), config)
+    return _view(badges, badge, urls.tool_page(server.slug, tool.slug), badges.endpoint_path(badge), config)
 
 
 def server_history_chart(server: Server) -> dict[str, Any] | None:

@@ -1,8 +1,10 @@
-"""Score badges: an SVG per server and per tool, and a shields.io endpoint JSON beside it.
+"""Score badges: an SVG per grade, and a shields.io endpoint JSON beside it.
 
 The SVG's file name carries the tier and score (`B-3.4.svg`), so the badge URL changes whenever
-the score does: GitHub's image proxy caches by URL and can never show a stale grade. The endpoint
-JSON keeps one stable URL, because shields.io re-reads it on its own schedule.
+the score does: GitHub's image proxy caches by URL and can never show a stale grade. Its endpoint
+JSON (`B-3.4.json`) sits beside it and is addressed the same way. A server also has a stable
+endpoint beside its scorecard (`servers/<id>/badge.json`), which shields.io re-reads on its own
+schedule, for a README badge that follows the server's current grade.
 """
 
 from __future__ import annotations
@@ -67,9 +69,9 @@ BADGE_FOLDER = "badges"
 
 
 class BadgeSet:
-    """The SVGs a section needs. A badge's picture depends only on its label, tier and score, so
-    one file serves every server and tool with that grade: a registry needs a few dozen SVGs, not
-    a quarter of a million. Each server and tool still has its own endpoint JSON beside its page."""
+    """The SVGs and endpoint JSONs a section needs. A badge depends only on its label, tier and
+    score, so one SVG and one JSON serve every server and tool with that grade: a registry needs a
+    few dozen files, not half a million."""
 
     def __init__(self) -> None:
         self._svgs: dict[str, Badge] = {}
@@ -80,5 +82,13 @@ class BadgeSet:
         self._svgs.setdefault(path, badge)
         return path
 
+    def endpoint_path(self, badge: Badge) -> str:
+        """The endpoint JSON beside the badge's SVG."""
+        return self.svg_path(badge).removesuffix(".svg") + ".json"
+
     def files(self) -> list[DataFile]:
-        return [DataFile(path, badge.svg()) for path, badge in sorted(self._svgs.items())]
+        files: list[DataFile] = []
+        for path, badge in sorted(self._svgs.items()):
+            files.append(DataFile(path, badge.svg()))
+            files.append(DataFile(path.removesuffix(".svg") + ".json", badge.endpoint()))
+        return files
