@@ -5,6 +5,7 @@
    paths are checked to be unique and safe before anything is written.
 2. Render each page and write everything through one writer into a staging folder beside the
    output, then swap it into place. A failed or interrupted build leaves the previous site whole.
+   An output named `*.tar` is written as a GitHub Pages artifact instead (builder.artifact).
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
@@ -24,6 +25,7 @@ from typing import Any
 import plotly
 
 from builder import urls
+from builder.artifact import TarWriter
 from builder.config import SiteConfig
 from builder.incremental import Manifest, engine_key
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
@@ -34,7 +36,10 @@ from builder.render import TEMPLATES, Renderer
 from builder.search import index_site
 from builder.store.tables import connect, load_rows
 from builder.systems import GradingSystem, SearchDoc, all_systems
-from builder.write import FolderWriter, RawFolderWriter, Writer
+from builder.write import FolderWriter, Writer
+
+SiteWriter = FolderWriter | TarWriter
+"""The writers a build publishes through: a folder, or a GitHub Pages artifact tar (`-o site.tar`)."""
 
 Progress = Callable[[str, int, int], None]
 PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
@@ -162,17 +167,17 @@ def render_and_write(
     todo = list(range(len(outputs)))
     reused = 0
     linking = time.perf_counter()
-    if manifest is not None and isinstance(writer, FolderWriter):
+    if manifest is not None and isinstance(writer, SiteWriter):
         todo = []
         for index, output in enumerate(outputs):
             if manifest.reusable(output.path, output.key):
-                writer.link(output.path, manifest.out / output.path)
+                writer.reuse(output.path)
                 reused += 1
             else:
                 todo.append(index)
     linking = time.perf_counter() - linking
     workers = workers or os.cpu_count() or 1
-    if isinstance(writer, FolderWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
+    if isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
         timings = _render_in_workers(model, config, writer, workers, todo, progress)
     else:
         timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress)
@@ -205,29 +210,32 @@ def _render_indices(
 
 
 _SHARED: dict[str, Any] = {}
-"""What forked workers inherit: the model, the staging folder and the list of outputs to render.
-Set just before the fork, so nothing is pickled but chunk bounds going in and timings coming back."""
+"""What forked workers inherit: the model, the site writer and the list of outputs to render.
+Set just before the fork, so nothing is pickled but chunk bounds going in and timings (and, for a
+tar, where each member landed) coming back."""
 
 
-def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float]:
-    writer = _SHARED.setdefault("writer", RawFolderWriter(_SHARED["staging"]))
+def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any]]:
+    writer = _SHARED.get("own_writer")
+    if writer is None:
+        writer = _SHARED["own_writer"] = _SHARED["writer"].worker_writer()
     renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["model"].site))
     indices = _SHARED["todo"][bounds[0] : bounds[1]]
     timings = _render_indices(renderer, _SHARED["model"].outputs, indices, writer)
-    return len(indices), timings["render"], timings["write"]
+    return len(indices), timings["render"], timings["write"], writer.drain()
 
 
 def _render_in_workers(
-    model: Model, config: SiteConfig, writer: FolderWriter, workers: int, todo: list[int], progress: Progress | None
+    model: Model, config: SiteConfig, writer: SiteWriter, workers: int, todo: list[int], progress: Progress | None
 ) -> dict[str, float]:
     """Every output path to render is registered with the writer first (so duplicates still fail
-    before anything is written), then forked workers render chunks of them straight into the
-    staging folder. Fork shares the model copy-on-write; `gc.freeze` keeps the collector from
-    touching, and so copying, every inherited object."""
+    before anything is written), then forked workers render chunks of them into the staging
+    folder (or their own tar segments). Fork shares the model copy-on-write; `gc.freeze` keeps the
+    collector from touching, and so copying, every inherited object."""
     for index in todo:
         writer.reserve(model.outputs[index].path)
     _SHARED.clear()
-    _SHARED.update(model=model, config=config, staging=writer.staging, todo=todo)
+    _SHARED.update(model=model, config=config, writer=writer, todo=todo)
     chunks = [(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
     started = time.perf_counter()
     done = 0
@@ -236,9 +244,10 @@ def _render_in_workers(
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for count, _, wrote in pool.imap_unordered(_worker_chunk, chunks):
+            for count, _, wrote, written in pool.imap_unordered(_worker_chunk, chunks):
                 done += count
                 write_total += wrote
+                writer.adopt(written)
                 if progress:
                     progress("render", done, len(todo))
     finally:
@@ -266,8 +275,9 @@ def build(
         raise ValueError("the output folder must not be the data folder or inside it")
     model = read_and_plan(data_dir, config)
     timings = dict(model.timings)
-    manifest = Manifest(out, engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"}))
-    writer = FolderWriter(out)
+    writer: SiteWriter = TarWriter(out) if out.suffix == ".tar" else FolderWriter(out)
+    engine = engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"})
+    manifest = Manifest(out, engine, writer.has_previous)
     try:
         timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         started = time.perf_counter()
@@ -277,7 +287,12 @@ def build(
                 (doc.path, renderer.render_string(doc.template, doc=doc.context))
                 for group in model.search_docs for doc in group
             )
-            index_site(writer.staging, docs, model.searchable_pages)
+            pages = ((path, writer.read(path)) for path in model.searchable_pages)
+            if isinstance(writer, TarWriter):
+                index_site(writer.staging / "pagefind", docs, pages, writer.staging)
+                writer.add_tree("pagefind", writer.staging / "pagefind")
+            else:
+                index_site(writer.staging / "pagefind", docs, pages, writer.staging.parent)
             if progress:
                 progress("search", 1, 1)
         timings["search"] = time.perf_counter() - started

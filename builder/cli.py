@@ -141,7 +141,7 @@ def parser() -> argparse.ArgumentParser:
 
     build = commands.add_parser("build", help="build the site from a data folder")
     build.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
-    build.add_argument("-o", "--output", default="site", help="output folder (default: site)")
+    build.add_argument("-o", "--output", default="site", help="output folder (default: site); a name ending in .tar writes a GitHub Pages artifact instead")
     build.add_argument("--base-url", default="/", help="path the site is served under, e.g. /<repo>/")
     build.add_argument("--site-url", default=None, help="absolute origin for canonical links, sitemap and feeds")
     build.add_argument("--dispute-url", default=None, help="issue tracker URL for 'dispute this score' links")

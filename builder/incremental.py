@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -56,17 +57,20 @@ def cache_folder(out: Path) -> Path:
 
 
 class Manifest:
-    """Output path → the key it was built from, for the previous build and the one under way."""
+    """Output path → the key it was built from, for the previous build and the one under way.
+    `exists` tells whether the previous site still has a path (a file in the folder, a member of
+    the tar)."""
 
-    def __init__(self, out: Path, engine: str) -> None:
+    def __init__(self, out: Path, engine: str, exists: Callable[[str], bool] | None = None) -> None:
         self.out = out.resolve()
         self.engine = engine
+        self._exists = exists or (lambda path: (self.out / path).is_file())
         self.path = cache_folder(out) / "manifest.json"
         self.previous: dict[str, str] = {}
         self.current: dict[str, str] = {}
         try:
             document = json.loads(self.path.read_text(encoding="utf-8"))
-            if document.get("version") == MANIFEST_VERSION and self.out.is_dir():
+            if document.get("version") == MANIFEST_VERSION and self.out.exists():
                 self.previous = dict(document.get("outputs", {}))
         except (OSError, ValueError, AttributeError):
             self.previous = {}
@@ -80,7 +84,7 @@ class Manifest:
             return False
         full = self.full_key(key)
         self.current[path] = full
-        return self.previous.get(path) == full and (self.out / path).is_file()
+        return self.previous.get(path) == full and self._exists(path)
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -83,6 +83,13 @@ class RawFolderWriter(Writer):
         with open(self.root / path, "wb") as handle:
             handle.write(data)
 
+    def drain(self) -> list[tuple[str, tuple[str, int, int]]]:
+        """Nothing to hand back: the files are in the shared staging folder already."""
+        return []
+
+    def close(self) -> None:
+        pass
+
 
 class FolderWriter(Writer):
     """Writes into `<out>.tmp-*` beside `out`; `commit()` swaps it into place."""
@@ -93,6 +100,9 @@ class FolderWriter(Writer):
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self._remove_leftovers()
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
+        # mkdtemp makes the folder private; the site root must be readable by the web server and by
+        # GitHub Pages, which refuses artifacts with unreadable folders.
+        os.chmod(self.staging, 0o755)
         self._made: set[str] = set()
 
     def _remove_leftovers(self) -> None:
@@ -111,9 +121,23 @@ class FolderWriter(Writer):
         with open(target, "wb") as handle:
             handle.write(data)
 
-    def link(self, path: str, source: Path) -> None:
+    def has_previous(self, path: str) -> bool:
+        return (self.out / path).is_file()
+
+    def worker_writer(self) -> RawFolderWriter:
+        """The writer a forked render worker uses: straight into the staging folder."""
+        return RawFolderWriter(self.staging)
+
+    def adopt(self, entries: object) -> None:
+        """Workers' files are in the staging folder already: nothing to record."""
+
+    def read(self, path: str) -> bytes:
+        return (self.staging / path).read_bytes()
+
+    def reuse(self, path: str) -> None:
         """Claims `path` and fills it with the previous build's file: a hard link where the
         filesystem allows one (the old site sits beside the staging folder), a copy otherwise."""
+        source = self.out / path
         self.reserve(path, source.stat().st_size)
         target = self.staging / path
         folder = os.path.dirname(path)

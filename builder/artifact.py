@@ -1,0 +1,210 @@
+"""The site written straight into a GitHub Pages artifact: one tar file instead of a folder.
+
+GitHub Pages deploys a tar (`actions/upload-pages-artifact` packs one from a folder). At registry
+scale, creating a quarter of a million small files and folders costs more than rendering them,
+and deleting the previous site costs as much again; a tar is one sequential file.
+
+- Every member is first appended to a *segment*: the parent process has one, each forked render
+  worker its own, so workers never wait on each other. A member record is its tar header, its
+  bytes and the padding to 512 bytes, exactly as it will stand in the tar.
+- `commit()` assembles the tar: members sorted by path, each folder's entry before its contents
+  (as `tar` itself writes a folder), fixed owner, mode and time so the same site gives the same
+  bytes, and moves it into place in one rename. A failed build leaves the previous tar whole.
+- A rebuild lends unchanged members from the previous tar: `.<name>.cache/members.json` records
+  where each member's record starts and how long it is, so reuse is a copy of those bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from builder.urls import check_output_path
+from builder.write import Writer
+
+BLOCK = 512
+MTIME = 0
+"""Members carry no build time: the same data gives the same tar."""
+MEMBERS_VERSION = 1
+
+Entry = tuple[str, int, int]
+"""Where a member's record is: (segment name, offset, length)."""
+PREVIOUS = ":previous"
+
+
+def _header(info: tarfile.TarInfo) -> bytes:
+    try:
+        return info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
+    except ValueError:  # a name too long for ustar's two fields: a pax header carries it
+        return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "strict")
+
+
+def member_record(path: str, data: bytes) -> bytes:
+    info = tarfile.TarInfo(path)
+    info.size, info.mode, info.mtime = len(data), 0o644, MTIME
+    padding = -len(data) % BLOCK
+    return _header(info) + data + b"\0" * padding
+
+
+def folder_record(path: str) -> bytes:
+    info = tarfile.TarInfo(path + "/")
+    info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, MTIME
+    return _header(info)
+
+
+class SegmentWriter(Writer):
+    """Appends member records to one segment file and remembers where each one is."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
+        self.entries: dict[str, Entry] = {}
+        self._fresh: list[tuple[str, Entry]] = []
+
+    def write(self, path: str, content: str | bytes) -> None:
+        check_output_path(path)
+        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
+
+    def _store(self, path: str, data: bytes) -> None:
+        record = member_record(path, data)
+        entry = (self.name, self._file.tell(), len(record))
+        self._file.write(record)
+        self.entries[path] = entry
+        self._fresh.append((path, entry))
+
+    def drain(self) -> list[tuple[str, Entry]]:
+        """The members written since the last call (what a worker hands back to the parent)."""
+        self._file.flush()
+        fresh, self._fresh = self._fresh, []
+        return fresh
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class TarWriter(Writer):
+    """Writes the site into `out` (a `.tar`), through segments in `.<name>.tmp-*` beside it."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__()
+        self.out = out.resolve()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in self.out.parent.glob(f".{self.out.name}.tmp-*"):
+            if leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+        self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
+        self.members_file = self.out.parent / f".{self.out.name}.cache" / "members.json"
+        self._segment = SegmentWriter(self.staging, "segment-main")
+        self.entries: dict[str, Entry] = {}
+        self.previous = self._previous_members()
+
+    def _previous_members(self) -> dict[str, tuple[int, int]]:
+        """The previous tar's member records, if the index written with it still describes it."""
+        try:
+            document = json.loads(self.members_file.read_text(encoding="utf-8"))
+            stat = self.out.stat()
+            if document.get("version") != MEMBERS_VERSION or document.get("size") != stat.st_size:
+                return {}
+            return {path: (offset, length) for path, (offset, length) in document["members"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def has_previous(self, path: str) -> bool:
+        return path in self.previous
+
+    def _store(self, path: str, data: bytes) -> None:
+        self._segment.write(path, data)
+        self.entries[path] = self._segment.entries[path]
+
+    def reuse(self, path: str) -> None:
+        """Claims `path` and takes its member record from the previous tar."""
+        offset, length = self.previous[path]
+        self.reserve(path, length)
+        self.entries[path] = (PREVIOUS, offset, length)
+
+    def worker_writer(self) -> SegmentWriter:
+        """The writer a forked render worker uses: a segment of its own."""
+        return SegmentWriter(self.staging, f"segment-{os.getpid()}")
+
+    def adopt(self, entries: Iterable[tuple[str, Entry]]) -> None:
+        """Members a worker wrote, for paths this writer had reserved."""
+        for path, entry in entries:
+            self.entries[path] = entry
+
+    def read(self, path: str) -> bytes:
+        """The bytes of a member written in this build."""
+        name, offset, length = self.entries[path]
+        source = self.out if name == PREVIOUS else self.staging / name
+        with open(source, "rb") as handle:
+            handle.seek(offset)
+            record = handle.read(length)
+        info = tarfile.TarInfo.frombuf(record[:BLOCK], "utf-8", "strict")
+        start = BLOCK
+        if info.type in (tarfile.XHDTYPE, tarfile.XGLTYPE):  # a pax header first: skip it
+            start += BLOCK + -(-info.size // BLOCK) * BLOCK
+            info = tarfile.TarInfo.frombuf(record[start - BLOCK : start], "utf-8", "strict")
+        return record[start : start + info.size]
+
+    def add_tree(self, prefix: str, folder: Path) -> None:
+        """Every file under `folder`, as members under `prefix/` (the search index)."""
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            self.write(f"{prefix}/{path.relative_to(folder).as_posix()}", path.read_bytes())
+
+    def commit(self) -> None:
+        self._segment.close()
+        missing = [path for path in self.paths if path not in self.entries]
+        if missing:
+            raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
+        target = self.staging / "site.tar"
+        sources: dict[str, mmap.mmap] = {}
+        handles = []
+        members: dict[str, tuple[int, int]] = {}
+        try:
+            for name in {name for name, _, _ in self.entries.values()}:
+                handle = open(self.out if name == PREVIOUS else self.staging / name, "rb")  # noqa: SIM115
+                handles.append(handle)
+                size = os.fstat(handle.fileno()).st_size
+                sources[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""  # type: ignore[assignment]
+            made: set[str] = set()
+            with open(target, "wb", buffering=1 << 20) as tar:
+                for path in sorted(self.entries):
+                    folder = path.rpartition("/")[0]
+                    if folder and folder not in made:
+                        parts = folder.split("/")
+                        for depth in range(1, len(parts) + 1):
+                            ancestor = "/".join(parts[:depth])
+                            if ancestor not in made:
+                                made.add(ancestor)
+                                tar.write(folder_record(ancestor))
+                    name, offset, length = self.entries[path]
+                    members[path] = (tar.tell(), length)
+                    tar.write(sources[name][offset : offset + length])
+                tar.write(b"\0" * (2 * BLOCK))
+                tar.write(b"\0" * (-tar.tell() % tarfile.RECORDSIZE))
+                size = tar.tell()
+        finally:
+            for source in sources.values():
+                if isinstance(source, mmap.mmap):
+                    source.close()
+            for handle in handles:
+                handle.close()
+        os.replace(target, self.out)
+        self.members_file.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.members_file.with_suffix(".tmp")
+        temporary.write_text(
+            json.dumps({"version": MEMBERS_VERSION, "size": size, "members": members}, separators=(",", ":")),
+            encoding="utf-8",
+        )
+        os.replace(temporary, self.members_file)
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def abort(self) -> None:
+        self._segment.close()
+        shutil.rmtree(self.staging, ignore_errors=True)

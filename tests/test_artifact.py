@@ -1,0 +1,121 @@
+"""`-o site.tar`: the site written straight into a GitHub Pages artifact.
+
+The tar is read back with Python's `tarfile` and the system's `tar`, never with the writer's own
+code, and compared with the folder build of the same data."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+from corpus import definition, report, scores, tool_score, write_capture
+
+import builder.build
+from builder.build import build
+from builder.config import SiteConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
+
+
+def folder_files(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def tar_files(archive: Path) -> dict[str, str]:
+    files = {}
+    with tarfile.open(archive) as tar:
+        for member in tar:
+            if member.isfile():
+                handle = tar.extractfile(member)
+                assert handle is not None
+                files[member.name] = hashlib.sha256(handle.read()).hexdigest()
+    return files
+
+
+def corpus(data: Path, servers: int = 4) -> None:
+    for s in range(servers):
+        tools = [tool_score(definition(f"tool_{t}", f"Tool {t} of {s}."), scores(4, 3, 3 + t % 2, 3, 4, 3)) for t in range(4)]
+        write_capture(data, f"server-{s}", report(f"server-{s}", tools, generated_at=f"2026-05-0{s + 1}T00:00:00.000Z"))
+
+
+def test_the_artifact_holds_exactly_the_folder_site_in_the_form_pages_accepts(tmp_path: Path) -> None:
+    data = ROOT / "data"
+    build(data, tmp_path / "site", CONFIG)
+    result = build(data, tmp_path / "site.tar", CONFIG)
+    archive = tmp_path / "site.tar"
+    assert result.log.error_count == 0
+
+    assert tar_files(archive) == folder_files(tmp_path / "site")
+    with tarfile.open(archive) as tar:
+        members = tar.getmembers()
+    seen_folders: set[str] = set()
+    for member in members:
+        # Pages takes only files and folders, readable by everyone, and no links.
+        assert member.isfile() or member.isdir(), member.name
+        assert member.mode == (0o755 if member.isdir() else 0o644), member.name
+        assert not member.name.startswith(("/", "../")) and "/../" not in member.name
+        parent = member.name.rstrip("/").rpartition("/")[0]
+        assert not parent or parent in seen_folders, f"{member.name} comes before its folder"
+        if member.isdir():
+            seen_folders.add(member.name.rstrip("/"))
+    assert "pagefind/pagefind.js" in {m.name for m in members}
+
+    # The system's tar extracts it to the same files.
+    if shutil.which("tar"):
+        extracted = tmp_path / "extracted"
+        extracted.mkdir()
+        subprocess.run(["tar", "-xf", str(archive), "-C", str(extracted)], check=True)
+        assert folder_files(extracted) == folder_files(tmp_path / "site")
+
+
+def test_a_rebuild_into_the_tar_reuses_members_and_equals_a_cold_build(tmp_path: Path) -> None:
+    data, archive = tmp_path / "data", tmp_path / "site.tar"
+    corpus(data)
+    build(data, archive, CONFIG, search=False)
+    again = build(data, archive, CONFIG, search=False)
+    assert again.timings["reused"] > 0
+
+    tools = [tool_score(definition(f"tool_{t}", f"Tool {t}, now said better."), scores(5, 4, 4, 4, 5, 4)) for t in range(5)]
+    write_capture(data, "server-1", report("server-1", tools, generated_at="2026-06-01T00:00:00.000Z"))
+    rebuilt = build(data, archive, CONFIG, search=False)
+    assert 0 < rebuilt.timings["reused"] < again.timings["reused"]
+    cold = build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    assert cold.timings["reused"] == 0
+    assert archive.read_bytes() == (tmp_path / "cold.tar").read_bytes()
+    assert "servers/server-1/tools/tool_4/index.html" in tar_files(archive)
+
+
+def test_forked_workers_write_the_same_tar_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    corpus(data, servers=6)
+    build(data, tmp_path / "serial.tar", CONFIG, search=False)
+    monkeypatch.setattr(builder.build, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(builder.build, "CHUNK", 7)
+    monkeypatch.setattr(builder.build.os, "cpu_count", lambda: 2)
+    build(data, tmp_path / "forked.tar", CONFIG, search=False)
+    assert (tmp_path / "forked.tar").read_bytes() == (tmp_path / "serial.tar").read_bytes()
+
+
+def test_a_failed_build_leaves_the_previous_tar_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data, archive = tmp_path / "data", tmp_path / "site.tar"
+    corpus(data)
+    build(data, archive, CONFIG)
+    before = archive.read_bytes()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("search indexer crashed")
+
+    monkeypatch.setattr(builder.build, "index_site", broken)
+    write_capture(data, "server-9", report("server-9", [tool_score(definition("x", "X."), scores(3, 3, 3, 3, 3, 3))]))
+    with pytest.raises(RuntimeError, match="search indexer crashed"):
+        build(data, archive, CONFIG)
+    assert archive.read_bytes() == before
+    assert not list(tmp_path.glob(".site.tar.tmp-*"))
