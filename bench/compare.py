@@ -16,6 +16,7 @@ import filecmp
 import hashlib
 import os
 import re
+import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,10 @@ TOOL_PAGE = re.compile(r"servers/[^/]+/tools/[^/]+/index\.html")
 
 
 def files_under(folder: Path) -> set[str]:
+    """Paths of the files of a site: a folder, or an artifact tar."""
+    if folder.is_file():
+        with tarfile.open(folder) as tar:
+            return {member.name for member in tar if member.isfile()}
     found = set()
     for directory, _, names in os.walk(folder):
         relative = Path(directory).relative_to(folder)
@@ -64,6 +69,14 @@ class TreeDiff:
 
 
 def compare_trees(a: Path, b: Path) -> TreeDiff:
+    if a.is_file() and b.is_file():  # two artifact tars: the same bytes, or compare their members
+        if filecmp.cmp(a, b, shallow=False):
+            count = len(files_under(a))
+            return TreeDiff(count, count)
+        in_a, in_b = manifest(a), manifest(b)
+        diff = TreeDiff(len(in_a), len(in_b), sorted(set(in_a) - set(in_b)), sorted(set(in_b) - set(in_a)))
+        diff.differing = sorted(path for path in set(in_a) & set(in_b) if in_a[path] != in_b[path])
+        return diff
     in_a, in_b = files_under(a), files_under(b)
     diff = TreeDiff(len(in_a), len(in_b), sorted(in_a - in_b), sorted(in_b - in_a))
     for path in sorted(in_a & in_b):
@@ -95,10 +108,10 @@ class PageSets:
 
 def page_sets(ours: Path, hugo: Path) -> PageSets:
     """The server and tool pages of both sites, by output path."""
-    def pages(folder: Path) -> tuple[set[str], set[str]]:
-        paths = files_under(folder / "servers")
-        servers = {f"servers/{p}" for p in paths if SERVER_PAGE.fullmatch(f"servers/{p}")}
-        tools = {f"servers/{p}" for p in paths if TOOL_PAGE.fullmatch(f"servers/{p}")}
+    def pages(site: Path) -> tuple[set[str], set[str]]:
+        paths = files_under(site)
+        servers = {p for p in paths if SERVER_PAGE.fullmatch(p)}
+        tools = {p for p in paths if TOOL_PAGE.fullmatch(p)}
         return servers, tools
 
     our_servers, our_tools = pages(ours)
@@ -112,8 +125,16 @@ def page_sets(ours: Path, hugo: Path) -> PageSets:
 
 def manifest(folder: Path) -> dict[str, bytes]:
     """Every file's path and a hash of its bytes (held instead of the files: 500,000 small
-    digests fit in memory, a second copy of the site would not)."""
+    digests fit in memory, a second copy of the site would not). A folder or an artifact tar."""
     found: dict[str, bytes] = {}
+    if folder.is_file():
+        with tarfile.open(folder) as tar:
+            for member in tar:
+                if member.isfile():
+                    handle = tar.extractfile(member)
+                    assert handle is not None
+                    found[member.name] = hashlib.blake2b(handle.read(), digest_size=16).digest()
+        return found
     for path in files_under(folder):
         digest = hashlib.blake2b(digest_size=16)
         with open(folder / path, "rb") as handle:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tarfile
 import tempfile
 import threading
 import time
@@ -156,12 +157,14 @@ def _write_timeline(path: Path, timeline: list[tuple[float, int, int]]) -> None:
 @dataclass(frozen=True)
 class SiteSize:
     apparent_bytes: int
-    """`du -sb --apparent-size`: the sum of file (and folder) sizes, what GitHub Pages' 1 GB
-    limit is measured against."""
+    """`du -sb --apparent-size`: the sum of file (and folder) sizes; for a site written as an
+    artifact tar, the tar's size."""
     disk_bytes: int
     """`du -s -B1`: blocks used on this filesystem (every small file rounds up to a block)."""
     tar_bytes: int
-    """`tar -cf - .` of the folder: what actions/upload-pages-artifact packs (before compression)."""
+    """`tar -cf - .` of the folder (what actions/upload-pages-artifact packs), or the artifact tar."""
+    gzip_bytes: int
+    """The tar gzipped at level 6: the size of the artifact as uploaded."""
     files: int
     html_pages: int
     by_top: dict[str, int]
@@ -182,21 +185,47 @@ def _tar_bytes(folder: Path) -> int:
     return total
 
 
-def site_size(folder: Path) -> SiteSize:
+def _gzip_bytes(command: list[str]) -> int:
+    """Bytes of `command`'s output gzipped at level 6, the compression the artifact upload uses;
+    GitHub checks that uploaded size against Pages' 1 GB."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE) as source:
+        done = subprocess.run(["gzip", "-6", "-c"], stdin=source.stdout, capture_output=True, check=True)
+    return len(done.stdout)
+
+
+def _files(site: Path) -> list[tuple[str, int]]:
+    """(path, size) of every file of a built site: a folder or an artifact tar."""
+    if site.is_file():
+        with tarfile.open(site) as tar:
+            return [(member.name, member.size) for member in tar if member.isfile()]
+    found = []
+    for directory, _, names in os.walk(site):
+        relative = Path(directory).relative_to(site)
+        for name in names:
+            found.append(((relative / name).as_posix(), os.lstat(os.path.join(directory, name)).st_size))
+    return found
+
+
+def site_size(site: Path) -> SiteSize:
+    """Sizes of a built site, a folder or an artifact tar. For a tar, the apparent size is the tar's."""
     files = html = 0
     by_top: dict[str, int] = {}
-    for directory, _, names in os.walk(folder):
-        relative = Path(directory).relative_to(folder).parts
-        for name in names:
-            size = os.lstat(os.path.join(directory, name)).st_size
-            files += 1
-            html += name.endswith(".html")
-            top = relative[0] if relative else name
-            by_top[top] = by_top.get(top, 0) + size
+    for path, size in _files(site):
+        files += 1
+        html += path.endswith(".html")
+        top = path.split("/", 1)[0]
+        by_top[top] = by_top.get(top, 0) + size
+    if site.is_file():
+        apparent = tar_bytes = site.stat().st_size
+        gzip_bytes = _gzip_bytes(["cat", str(site)])
+    else:
+        apparent, tar_bytes = _du(site, "-b", "--apparent-size"), _tar_bytes(site)
+        gzip_bytes = _gzip_bytes(["tar", "-cf", "-", "-C", str(site), "."])
     return SiteSize(
-        apparent_bytes=_du(folder, "-b", "--apparent-size"),
-        disk_bytes=_du(folder, "-B1"),
-        tar_bytes=_tar_bytes(folder),
+        apparent_bytes=apparent,
+        disk_bytes=_du(site, "-B1"),
+        tar_bytes=tar_bytes,
+        gzip_bytes=gzip_bytes,
         files=files,
         html_pages=html,
         by_top=dict(sorted(by_top.items(), key=lambda kv: (-kv[1], kv[0]))),

@@ -22,6 +22,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,8 @@ def _run_summary(run: Run, site: Path | None = None, timings: Path | None = None
         measured = site_size(site)
         summary["site"] = {
             "apparentBytes": measured.apparent_bytes, "diskBytes": measured.disk_bytes,
-            "fileBytes": sum(measured.by_top.values()), "tarBytes": measured.tar_bytes, "files": measured.files,
+            "fileBytes": sum(measured.by_top.values()), "tarBytes": measured.tar_bytes,
+            "gzipBytes": measured.gzip_bytes, "files": measured.files,
             "htmlPages": measured.html_pages, "byTop": measured.by_top,
         }
         summary["pagesPerSecond"] = measured.html_pages / run.wall if run.wall else 0.0
@@ -148,6 +150,9 @@ def _hugo(data: Path, work: Path) -> tuple[dict[str, Any], dict[str, Any], Path]
 
 
 def _html_bytes(site: Path) -> int:
+    if site.is_file():
+        with tarfile.open(site) as tar:
+            return sum(m.size for m in tar if m.isfile() and m.name.startswith("servers/") and m.name.endswith("/index.html"))
     total = 0
     for directory, _, names in os.walk(site / "servers"):
         total += sum(os.path.getsize(os.path.join(directory, name)) for name in names if name == "index.html")
@@ -163,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-hugo", action="store_true", help="measure our build only")
     parser.add_argument("--keep", action="store_true", help="keep the built sites and the Hugo project")
     parser.add_argument("--change-share", type=float, default=0.01, help="share of servers changed (default 0.01)")
+    parser.add_argument("--folder", action="store_true",
+                        help="build our site into folders instead of GitHub Pages artifact tars")
     parser.add_argument("--build-arg", action="append", default=[], metavar="ARG",
                         help="extra argument for every `scorecards build` (repeatable), e.g. --build-arg=--no-search")
     args = parser.parse_args(argv)
@@ -192,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     _say(f"corpus: {note}")
 
     data = working_copy(corpus.folder, work / "data")
-    site_a, site_b = work / "site-a", work / "site-b"
+    suffix = "" if args.folder else ".tar"
+    site_a, site_b = work / f"site-a{suffix}", work / f"site-b{suffix}"
+    results["output"] = "folder" if args.folder else "artifact tar"
     for folder in (site_a, site_b):
         clear_build_state(folder)
 
