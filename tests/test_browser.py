@@ -142,6 +142,22 @@ def test_charts_draw_and_plotly_loads_only_where_needed(site, browser) -> None:
     assert bars == 5  # one bar per tier A–F
     page.goto(address(base, kinds["rubric.html"]), wait_until="networkidle")
     assert page.evaluate("typeof window.Plotly") == "undefined"
+    # A server page draws its tools (from the table) and its history (from the list), numbers sent once.
+    page.goto(base + "servers/sparrow-kubewise-mcp/", wait_until="networkidle")
+    page.wait_for_selector("table[data-plot] + figure .main-svg")
+    rows = page.locator("table[data-plot] tbody tr").count()
+    assert page.locator("table[data-plot] + figure .point").count() == rows
+    history = page.locator("ul[data-plot] > li").count()
+    page.wait_for_selector("figure:has(+ ul[data-plot]) .main-svg")
+    assert page.locator("figure:has(+ ul[data-plot]) .point").count() == history == 3
+    assert page.locator("script.plot-data").count() == 0
+    tool = page.locator("table[data-plot] tbody tr a").first.get_attribute("href")
+    page.goto(base + "servers/sparrow-kubewise-mcp/" + tool, wait_until="networkidle")
+    page.wait_for_selector("figure:has(+ ul[data-plot]) .main-svg")
+    scores = [float(t.split()[-1]) for t in page.locator("ul[data-plot] > li > .tier").all_inner_texts()][::-1]
+    drawn = page.evaluate("document.querySelector('figure .plot').data[0].y")
+    assert drawn == scores and len(scores) >= 2
+    assert page.locator('script[src$="plotly.min.js"]').count() == 1  # loaded by charts.js itself
     page.close()
 
 

@@ -210,7 +210,9 @@ class ServerContext(PageContext):
     notes: list[Note]
     api_path: str
     tools_chart: dict[str, Any]
+    """Not embedded: static/charts.js draws the bars from the tools table (`data-plot`)."""
     history_chart: dict[str, Any] | None
+    """Not embedded either: when set, static/charts.js draws the history list (`data-plot`)."""
     badge: BadgeView
     feed_path: str
     unscored: list[str]
@@ -238,6 +240,7 @@ class ToolContext(PageContext):
     items: list[LintItem]
     history: list[HistoryPoint]
     history_chart: dict[str, Any] | None
+    """When set, the history list carries `data-plot` and static/charts.js draws it from the list."""
     provenance: Provenance
     notes: list[Note]
     badge: BadgeView

@@ -1,29 +1,106 @@
-// Draws every Plotly figure embedded on the page as <script type="application/json" class="plot-data">.
-// No inline script anywhere: the Content-Security-Policy forbids it.
+// Draws the page's Plotly charts. No inline script anywhere: the Content-Security-Policy forbids it.
+// A chart is either a figure embedded as <script type="application/json" class="plot-data">, or built
+// here from data the page already shows, so the numbers travel once:
+//   <ul data-plot="TDQS">: a history list, newest first; each item starts with its date (YYYY-MM-DD)
+//     and holds its score in a child .tier ("A 4.7"); an item without one is a gap.
+//   <table data-plot="…">: tools worst first; first cell the name, second cell data-sort the TDQS
+//     and a .tier-x badge giving the bar's colour.
+// plotly.min.js sits beside this file and is loaded only when the page has something to draw.
 (function () {
   "use strict";
-  function colours() {
-    var style = getComputedStyle(document.documentElement);
-    return { fg: style.getPropertyValue("--fg").trim() || "#1f2328", line: style.getPropertyValue("--line").trim() || "#d0d7de" };
+  var TIERS = { a: "#1a7f37", b: "#4d8f00", c: "#b08800", d: "#cf5f00", f: "#cf222e" };
+  var self = document.currentScript;
+  var plotly = new URL("plotly.min.js", self ? self.src : document.baseURI).href;
+
+  function child(node, className) {
+    for (var i = 0; i < node.children.length; i++) {
+      if (node.children[i].classList.contains(className)) { return node.children[i]; }
+    }
+    return null;
   }
-  function draw() {
-    if (!window.Plotly) { return; }
-    var c = colours();
+  function scoreOf(badge) {
+    var match = badge ? /(\d+(?:\.\d+)?)\s*$/.exec(badge.textContent) : null;
+    return match ? parseFloat(match[1]) : null;
+  }
+  function figureFor(node, label, before) {
+    var figure = document.createElement("figure");
+    var plot = document.createElement("div");
+    figure.className = "chart";
+    plot.className = "plot";
+    plot.setAttribute("role", "img");
+    plot.setAttribute("aria-label", label);
+    figure.appendChild(plot);
+    node.parentNode.insertBefore(figure, before ? node : node.nextSibling);
+    return plot;
+  }
+  function historyFigure(list) {
+    var name = list.getAttribute("data-plot");
+    var x = [], y = [];
+    Array.prototype.forEach.call(list.children, function (item) {
+      x.unshift(item.textContent.trim().slice(0, 10));
+      y.unshift(scoreOf(child(item, "tier")));
+    });
+    return {
+      target: figureFor(list, name + " across captures (values listed below)", true),
+      data: [{ type: "scatter", mode: "lines+markers", x: x, y: y }],
+      layout: { height: 240, title: { text: name + " across captures" }, xaxis: {}, yaxis: { range: [1, 5], title: { text: name } } }
+    };
+  }
+  function barsFigure(table) {
+    var name = table.getAttribute("data-plot");
+    var rows = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
+      var badge = row.cells[1].querySelector(".tier");
+      var tier = badge ? (badge.className.match(/tier-([a-z]+)/) || [])[1] : "";
+      return { name: row.cells[0].textContent.trim(), tdqs: parseFloat(row.cells[1].getAttribute("data-sort")), colour: TIERS[tier] || "#57606a" };
+    });
+    rows.sort(function (p, q) { return p.tdqs - q.tdqs || (p.name < q.name ? -1 : p.name > q.name ? 1 : 0); });
+    return {
+      target: figureFor(table, name, false),
+      data: [{ type: "bar", orientation: "h", x: rows.map(function (r) { return r.tdqs; }), y: rows.map(function (r) { return r.name; }),
+               marker: { color: rows.map(function (r) { return r.colour; }) } }],
+      layout: { title: { text: name }, xaxis: { range: [1, 5], title: { text: "TDQS" } }, yaxis: { autorange: "reversed" } }
+    };
+  }
+  function figures() {
+    var found = [];
     document.querySelectorAll("script.plot-data").forEach(function (node) {
       var target = document.getElementById(node.getAttribute("data-target"));
-      if (!target) { return; }
-      var figure = JSON.parse(node.textContent);
-      var layout = figure.layout || {};
+      if (target) {
+        var figure = JSON.parse(node.textContent);
+        found.push({ target: target, data: figure.data, layout: figure.layout || {} });
+      }
+    });
+    document.querySelectorAll("ul[data-plot]").forEach(function (list) { found.push(historyFigure(list)); });
+    document.querySelectorAll("table[data-plot]").forEach(function (table) {
+      if (table.tBodies[0] && table.tBodies[0].rows.length) { found.push(barsFigure(table)); }
+    });
+    return found;
+  }
+  function draw(found) {
+    var style = getComputedStyle(document.documentElement);
+    var fg = style.getPropertyValue("--fg").trim() || "#1f2328";
+    var line = style.getPropertyValue("--line").trim() || "#d0d7de";
+    found.forEach(function (figure) {
+      var layout = figure.layout;
       layout.height = layout.height || 320;
       layout.margin = layout.margin || { l: 50, r: 20, t: 40, b: 50 };
       layout.paper_bgcolor = "rgba(0,0,0,0)";
       layout.plot_bgcolor = "rgba(0,0,0,0)";
-      layout.font = { color: c.fg, family: "system-ui, sans-serif" };
+      layout.font = { color: fg, family: "system-ui, sans-serif" };
       ["xaxis", "yaxis"].forEach(function (axis) {
-        layout[axis] = Object.assign({ gridcolor: c.line, zerolinecolor: c.line, automargin: true }, layout[axis] || {});
+        layout[axis] = Object.assign({ gridcolor: line, zerolinecolor: line, automargin: true }, layout[axis] || {});
       });
-      window.Plotly.newPlot(target, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
+      window.Plotly.newPlot(figure.target, figure.data, layout, { displaylogo: false, displayModeBar: false, responsive: true });
     });
   }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", draw); } else { draw(); }
+  function start() {
+    var found = figures();
+    if (!found.length) { return; }
+    if (window.Plotly) { draw(found); return; }
+    var script = document.createElement("script");
+    script.src = plotly;
+    script.addEventListener("load", function () { draw(found); });
+    document.head.appendChild(script);
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
 })();
