@@ -33,7 +33,7 @@ from builder.pages.page import DataFile, NavItem, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
-from builder.search import index_site
+from builder.search import SearchIndex
 from builder.store.tables import connect, load_rows
 from builder.systems import GradingSystem, SearchDoc, all_systems
 from builder.write import FolderWriter, Writer
@@ -61,7 +61,16 @@ class Model:
     """Rendered pages to index as they are (systems without search documents)."""
 
 
-def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None) -> Model:
+SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
+"""Called once the corpus is loaded, with what the search index needs: every system's search
+documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
+there, so it runs while the statistics are computed."""
+
+
+def read_and_plan(
+    data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None,
+    *, start_search: SearchStart | None = None,
+) -> Model:
     started = time.perf_counter()
     log = ProblemLog()
     con = connect()
@@ -78,16 +87,21 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     stand_ins = sorted({m for system, corpus in present for m in system.stand_in_models(corpus)})
     stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
     site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
-    outputs: list[Page | DataFile] = []
-    search_docs: list[Iterable[SearchDoc]] = []
-    searchable: list[str] = []
+    # Systems without search documents first: their pages go into the search index as they are.
+    produced: dict[str, list[Page | DataFile]] = {}
     for system, corpus in present:
-        produced = list(system.outputs(con, corpus, config))
-        outputs.extend(produced)
+        if system.search_docs is None:
+            produced[system.key] = list(system.outputs(con, corpus, config))
+    search_docs = [system.search_docs(corpus) for system, corpus in present if system.search_docs is not None]
+    searchable = [o for outputs in produced.values() for o in outputs if isinstance(o, Page)]
+    search_started = time.perf_counter()
+    if start_search is not None:
+        start_search(search_docs, searchable, site)
+    search_started = time.perf_counter() - search_started
+    for system, corpus in present:
         if system.search_docs is not None:
-            search_docs.append(system.search_docs(corpus))
-        else:
-            searchable.extend(o.path for o in produced if isinstance(o, Page))
+            produced[system.key] = list(system.outputs(con, corpus, config))
+    outputs: list[Page | DataFile] = [o for system, _ in present for o in produced[system.key]]
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
     outputs.append(search_page())
@@ -98,8 +112,15 @@ def read_and_plan(data_dir: Path, config: SiteConfig, systems: Iterable[GradingS
     outputs.extend(sitemap_files([o.path for o in outputs if isinstance(o, Page)], config))
     _check_paths(outputs)
     con.close()
-    timings = {"load": loaded - started, "statistics": time.perf_counter() - loaded}
-    return Model(outputs, log, site, [system.key for system, _ in present], timings, search_docs, searchable)
+    timings = {
+        "load": loaded - started,
+        "statistics": time.perf_counter() - loaded - search_started,
+        "search": search_started,
+    }
+    return Model(
+        outputs, log, site, [system.key for system, _ in present], timings, search_docs,
+        [page.path for page in searchable],
+    )
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -273,34 +294,43 @@ def build(
 ) -> BuildResult:
     if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
         raise ValueError("the output folder must not be the data folder or inside it")
-    model = read_and_plan(data_dir, config)
-    timings = dict(model.timings)
     writer: SiteWriter = TarWriter(out) if out.suffix == ".tar" else FolderWriter(out)
-    engine = engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"})
-    manifest = Manifest(out, engine, writer.has_previous)
+    search_index: list[SearchIndex] = []
+
+    def start_search(docs: list[Iterable[SearchDoc]], pages: list[Page], site: dict[str, Any]) -> None:
+        renderer = Renderer(config, site)
+        work = writer.staging if isinstance(writer, TarWriter) else writer.staging.parent
+        index = SearchIndex(writer.staging / "pagefind", work)
+        search_index.append(index)
+        index.add(
+            ((doc.path, renderer.render_string(doc.template, doc=doc.context)) for group in docs for doc in group),
+            ((page.path, renderer.render(page)) for page in pages),
+        )
+        index.start()
+
     try:
-        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
+        model = read_and_plan(data_dir, config, start_search=start_search if search else None)
+        timings = dict(model.timings)
         started = time.perf_counter()
-        if search:
-            renderer = Renderer(config, model.site)
-            docs = (
-                (doc.path, renderer.render_string(doc.template, doc=doc.context))
-                for group in model.search_docs for doc in group
-            )
-            pages = ((path, writer.read(path)) for path in model.searchable_pages)
+        for index in search_index:
+            # Pagefind ran while the statistics were computed; the render workers wait for it, so
+            # its memory and theirs never add up.
+            index.wait()
             if isinstance(writer, TarWriter):
-                index_site(writer.staging / "pagefind", docs, pages, writer.staging)
-                writer.add_tree("pagefind", writer.staging / "pagefind")
-            else:
-                index_site(writer.staging / "pagefind", docs, pages, writer.staging.parent)
+                writer.add_tree("pagefind", index.output)
             if progress:
                 progress("search", 1, 1)
-        timings["search"] = time.perf_counter() - started
+        timings["search"] += time.perf_counter() - started
+        engine = engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"})
+        manifest = Manifest(out, engine, writer.has_previous)
+        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         started = time.perf_counter()
         writer.commit()
         manifest.save()
         timings["swap"] = time.perf_counter() - started
     except BaseException:
+        for index in search_index:
+            index.close()
         writer.abort()
         raise
     return BuildResult(model.log, len(writer.paths), model.systems, timings)

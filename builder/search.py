@@ -22,6 +22,7 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from builder.urls import check_output_path
 
@@ -32,33 +33,75 @@ class SearchIndexError(RuntimeError):
     pass
 
 
-def index_site(
-    output: Path, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, bytes]], work: Path
-) -> None:
-    """Index `docs` (search-source path → HTML) and the rendered `pages` (path → bytes) into the
-    folder `output`, through a search-source folder made in `work`."""
-    source = Path(tempfile.mkdtemp(prefix="search-source-", dir=work))
-    try:
-        made: set[Path] = set()
+class SearchIndex:
+    """One Pagefind run: documents and pages are written into a search-source folder made in
+    `work`, then `start()` runs Pagefind in the background (the build computes its statistics
+    meanwhile) and `wait()` collects it, with its index in `output`."""
 
-        def place(path: str) -> Path:
-            target = source / check_output_path(path)
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            return target
+    def __init__(self, output: Path, work: Path) -> None:
+        self.output = output
+        self.source = Path(tempfile.mkdtemp(prefix="search-source-", dir=work))
+        self._made: set[Path] = set()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._errors: Any = None
 
+    def _place(self, path: str) -> Path:
+        target = self.source / check_output_path(path)
+        if target.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(target.parent)
+        return target
+
+    def add(self, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, str | bytes]]) -> None:
+        """`docs`: search-source path → HTML; `pages`: rendered pages to index as they are."""
         for path, html in docs:
-            place(path).write_text(html, encoding="utf-8")
+            self._place(path).write_text(html, encoding="utf-8")
         for path, content in pages:
-            place(path).write_bytes(content)
-        result = subprocess.run(
-            [sys.executable, "-m", "pagefind", "--site", str(source), "--output-path", str(output), "--quiet"],
-            capture_output=True, text=True, check=False,
+            target = self._place(path)
+            if isinstance(content, str):
+                target.write_text(content, encoding="utf-8")
+            else:
+                target.write_bytes(content)
+
+    def start(self) -> None:
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "pagefind", "--site", str(self.source), "--output-path", str(self.output),
+             "--quiet"],
+            stdout=self._errors, stderr=subprocess.STDOUT,
         )
-        if result.returncode != 0:
-            raise SearchIndexError(
-                f"pagefind failed ({result.returncode}): {result.stderr.strip() or result.stdout.strip()}"
-            )
-    finally:
-        shutil.rmtree(source, ignore_errors=True)
+
+    def wait(self) -> None:
+        try:
+            if self._process is None:
+                self.start()
+            assert self._process is not None and self._errors is not None
+            code = self._process.wait()
+            if code != 0:
+                self._errors.seek(0)
+                message = self._errors.read().decode("utf-8", "replace").strip()
+                raise SearchIndexError(f"pagefind failed ({code}): {message}")
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stops a run still going (a build that failed meanwhile) and removes the source folder."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        if self._errors is not None:
+            self._errors.close()
+        shutil.rmtree(self.source, ignore_errors=True)
+
+
+def index_site(
+    output: Path, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, str | bytes]], work: Path
+) -> None:
+    """Index `docs` and `pages` into the folder `output`, in one call."""
+    index = SearchIndex(output, work)
+    try:
+        index.add(docs, pages)
+    except BaseException:
+        index.close()
+        raise
+    index.wait()

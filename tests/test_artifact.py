@@ -15,6 +15,7 @@ import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
 import builder.build
+import builder.search
 from builder.build import build
 from builder.config import SiteConfig
 
@@ -113,7 +114,7 @@ def test_a_failed_build_leaves_the_previous_tar_whole(tmp_path: Path, monkeypatc
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("search indexer crashed")
 
-    monkeypatch.setattr(builder.build, "index_site", broken)
+    monkeypatch.setattr(builder.search.SearchIndex, "wait", broken)
     write_capture(data, "server-9", report("server-9", [tool_score(definition("x", "X."), scores(3, 3, 3, 3, 3, 3))]))
     with pytest.raises(RuntimeError, match="search indexer crashed"):
         build(data, archive, CONFIG)
