@@ -50,6 +50,10 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            # Templates do not change during a build: without this, every include of every page
+            # stats its file to see whether it should be reloaded.
+            auto_reload=False,
+            cache_size=-1,
         )
         self.env.filters.update(
             score=fmt_score,
