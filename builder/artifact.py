@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from builder.urls import check_output_path
-from builder.write import Writer
+from builder.write import Writer, remove_leftovers
 
 BLOCK = 512
 MTIME = 0
@@ -65,19 +65,21 @@ class SegmentWriter(Writer):
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
-        self.entries: dict[str, Entry] = {}
         self._fresh: list[tuple[str, Entry]] = []
 
     def write(self, path: str, content: str | bytes) -> None:
         check_output_path(path)
         self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
 
-    def _store(self, path: str, data: bytes) -> None:
+    def append(self, path: str, data: bytes) -> Entry:
+        """Appends `path`'s member record; returns where it is."""
         record = member_record(path, data)
         entry = (self.name, self._file.tell(), len(record))
         self._file.write(record)
-        self.entries[path] = entry
-        self._fresh.append((path, entry))
+        return entry
+
+    def _store(self, path: str, data: bytes) -> None:
+        self._fresh.append((path, self.append(path, data)))
 
     def drain(self) -> list[tuple[str, Entry]]:
         """The members written since the last call (what a worker hands back to the parent)."""
@@ -96,9 +98,7 @@ class TarWriter(Writer):
         super().__init__()
         self.out = out.resolve()
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        for leftover in self.out.parent.glob(f".{self.out.name}.tmp-*"):
-            if leftover.is_dir() and not leftover.is_symlink():
-                shutil.rmtree(leftover, ignore_errors=True)
+        remove_leftovers(self.out, "tmp")
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
         self.members_file = self.out.parent / f".{self.out.name}.cache" / "members.json"
         self._segment = SegmentWriter(self.staging, "segment-main")
@@ -120,8 +120,7 @@ class TarWriter(Writer):
         return path in self.previous
 
     def _store(self, path: str, data: bytes) -> None:
-        self._segment.write(path, data)
-        self.entries[path] = self._segment.entries[path]
+        self.entries[path] = self._segment.append(path, data)
 
     def reuse(self, path: str) -> None:
         """Claims `path` and takes its member record from the previous tar."""
@@ -137,20 +136,6 @@ class TarWriter(Writer):
         """Members a worker wrote, for paths this writer had reserved."""
         for path, entry in entries:
             self.entries[path] = entry
-
-    def read(self, path: str) -> bytes:
-        """The bytes of a member written in this build."""
-        name, offset, length = self.entries[path]
-        source = self.out if name == PREVIOUS else self.staging / name
-        with open(source, "rb") as handle:
-            handle.seek(offset)
-            record = handle.read(length)
-        info = tarfile.TarInfo.frombuf(record[:BLOCK], "utf-8", "strict")
-        start = BLOCK
-        if info.type in (tarfile.XHDTYPE, tarfile.XGLTYPE):  # a pax header first: skip it
-            start += BLOCK + -(-info.size // BLOCK) * BLOCK
-            info = tarfile.TarInfo.frombuf(record[start - BLOCK : start], "utf-8", "strict")
-        return record[start : start + info.size]
 
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Every file under `folder`, as members under `prefix/` (the search index)."""

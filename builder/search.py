@@ -1,13 +1,13 @@
-"""Full-text search with Pagefind, run over the built site in one call.
+"""Full-text search with Pagefind, run once per build in the background.
 
 The binary comes from the `pagefind[bin]` package on PyPI; its per-record Python API is far too
 slow for a registry, so the CLI indexes a folder once. That folder is a search source made for
-the purpose, beside the staging folder:
+the purpose as soon as the corpus is loaded, beside the staging folder:
 
 - a grading system that can describe its records compactly gives one small document per record
   group (TDQS: one per server, its tools as sub-sections, so a tool search lands on the tool);
   each document sits at the path of the page it stands for, so Pagefind gives it that page's URL;
-- every other system's rendered pages are copied in, and Pagefind indexes the parts they mark
+- every other system's pages are rendered into it, and Pagefind indexes the parts they mark
   `data-pagefind-body`.
 
 Indexing whole registry pages instead costs ten times the time, and Pagefind's memory grows past
@@ -93,15 +93,3 @@ class SearchIndex:
             self._errors.close()
         shutil.rmtree(self.source, ignore_errors=True)
 
-
-def index_site(
-    output: Path, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, str | bytes]], work: Path
-) -> None:
-    """Index `docs` and `pages` into the folder `output`, in one call."""
-    index = SearchIndex(output, work)
-    try:
-        index.add(docs, pages)
-    except BaseException:
-        index.close()
-        raise
-    index.wait()

@@ -91,6 +91,14 @@ class RawFolderWriter(Writer):
         pass
 
 
+def remove_leftovers(out: Path, *kinds: str) -> None:
+    """Folders beside `out` (`.<name>.<kind>-*`) of builds that were killed before they could clean up."""
+    for kind in kinds:
+        for leftover in out.parent.glob(f".{out.name}.{kind}-*"):
+            if leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
 class FolderWriter(Writer):
     """Writes into `<out>.tmp-*` beside `out`; `commit()` swaps it into place."""
 
@@ -98,19 +106,12 @@ class FolderWriter(Writer):
         super().__init__()
         self.out = out.resolve()
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        self._remove_leftovers()
+        remove_leftovers(self.out, "tmp", "old")
         self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
         # mkdtemp makes the folder private; the site root must be readable by the web server and by
         # GitHub Pages, which refuses artifacts with unreadable folders.
         os.chmod(self.staging, 0o755)
         self._made: set[str] = set()
-
-    def _remove_leftovers(self) -> None:
-        """Staging folders of builds that were killed before they could clean up."""
-        for prefix in (f".{self.out.name}.tmp-", f".{self.out.name}.old-"):
-            for leftover in self.out.parent.glob(prefix + "*"):
-                if leftover.is_dir() and not leftover.is_symlink():
-                    shutil.rmtree(leftover, ignore_errors=True)
 
     def _store(self, path: str, data: bytes) -> None:
         target = self.staging / path
@@ -130,9 +131,6 @@ class FolderWriter(Writer):
 
     def adopt(self, entries: object) -> None:
         """Workers' files are in the staging folder already: nothing to record."""
-
-    def read(self, path: str) -> bytes:
-        return (self.staging / path).read_bytes()
 
     def reuse(self, path: str) -> None:
         """Claims `path` and fills it with the previous build's file: a hard link where the
