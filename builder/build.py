@@ -12,10 +12,13 @@ The same data always builds the same bytes: nothing reads the clock, and everyth
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import json
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -236,6 +239,18 @@ Set just before the fork, so nothing is pickled but chunk bounds going in and ti
 tar, where each member landed) coming back."""
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """A render worker must not outlive a killed build: it would go on writing into the staging
+    folder that the next build is clearing away. Linux kills it when the build dies."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the build died before the line above took effect
+        os._exit(1)
+
+
 def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any]]:
     writer = _SHARED.get("own_writer")
     if writer is None:
@@ -264,7 +279,7 @@ def _render_in_workers(
     gc.collect()
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, _die_with_parent, (os.getpid(),)) as pool:
             for count, _, wrote, written in pool.imap_unordered(_worker_chunk, chunks):
                 done += count
                 write_total += wrote
