@@ -57,11 +57,8 @@ class Model:
     site: dict[str, Any]
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
-    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
-    search_docs: list[Iterable[SearchDoc]] = field(default_factory=list)
-    """Compact search documents, produced lazily when the index is built."""
-    searchable_pages: list[str] = field(default_factory=list)
-    """Rendered pages to index as they are (systems without search documents)."""
+    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts),
+    search (handing the search documents to Pagefind, when the build indexes)."""
 
 
 SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
@@ -120,10 +117,7 @@ def read_and_plan(
         "statistics": time.perf_counter() - loaded - search_started,
         "search": search_started,
     }
-    return Model(
-        outputs, log, site, [system.key for system, _ in present], timings, search_docs,
-        [page.path for page in searchable],
-    )
+    return Model(outputs, log, site, [system.key for system, _ in present], timings)
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:

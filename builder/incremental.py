@@ -61,10 +61,10 @@ class Manifest:
     `exists` tells whether the previous site still has a path (a file in the folder, a member of
     the tar)."""
 
-    def __init__(self, out: Path, engine: str, exists: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, out: Path, engine: str, exists: Callable[[str], bool]) -> None:
         self.out = out.resolve()
         self.engine = engine
-        self._exists = exists or (lambda path: (self.out / path).is_file())
+        self._exists = exists
         self.path = cache_folder(out) / "manifest.json"
         self.previous: dict[str, str] = {}
         self.current: dict[str, str] = {}
