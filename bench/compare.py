@@ -14,28 +14,27 @@ from __future__ import annotations
 
 import filecmp
 import hashlib
-import os
 import re
 import tarfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench.measure import site_files
 
 EXAMPLES = 10
 SERVER_PAGE = re.compile(r"servers/[^/]+/index\.html")
 TOOL_PAGE = re.compile(r"servers/[^/]+/tools/[^/]+/index\.html")
 
 
+def by_top(paths: list[str]) -> dict[str, int]:
+    """How many of `paths` are in each top-level folder (or are top-level files)."""
+    return dict(sorted(Counter(path.split("/", 1)[0] for path in paths).items()))
+
+
 def files_under(folder: Path) -> set[str]:
     """Paths of the files of a site: a folder, or an artifact tar."""
-    if folder.is_file():
-        with tarfile.open(folder) as tar:
-            return {member.name for member in tar if member.isfile()}
-    found = set()
-    for directory, _, names in os.walk(folder):
-        relative = Path(directory).relative_to(folder)
-        for name in names:
-            found.add((relative / name).as_posix())
-    return found
+    return {path for path, _ in site_files(folder)}
 
 
 @dataclass
@@ -51,13 +50,6 @@ class TreeDiff:
         return not (self.only_in_a or self.only_in_b or self.differing)
 
     def summary(self) -> dict[str, object]:
-        def by_top(paths: list[str]) -> dict[str, int]:
-            counts: dict[str, int] = {}
-            for path in paths:
-                top = path.split("/", 1)[0]
-                counts[top] = counts.get(top, 0) + 1
-            return dict(sorted(counts.items()))
-
         return {
             "identical": self.identical,
             "filesA": self.files_a,
@@ -149,13 +141,6 @@ def footprint(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, ob
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
     changed = sorted(path for path in set(before) & set(after) if before[path] != after[path])
-
-    def by_top(paths: list[str]) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for path in paths:
-            top = path.split("/", 1)[0]
-            counts[top] = counts.get(top, 0) + 1
-        return dict(sorted(counts.items()))
 
     def pages(paths: list[str]) -> int:
         return sum(path.endswith(".html") for path in paths)

@@ -193,7 +193,7 @@ def _gzip_bytes(command: list[str]) -> int:
     return len(done.stdout)
 
 
-def _files(site: Path) -> list[tuple[str, int]]:
+def site_files(site: Path) -> list[tuple[str, int]]:
     """(path, size) of every file of a built site: a folder or an artifact tar."""
     if site.is_file():
         with tarfile.open(site) as tar:
@@ -210,7 +210,7 @@ def site_size(site: Path) -> SiteSize:
     """Sizes of a built site, a folder or an artifact tar. For a tar, the apparent size is the tar's."""
     files = html = 0
     by_top: dict[str, int] = {}
-    for path, size in _files(site):
+    for path, size in site_files(site):
         files += 1
         html += path.endswith(".html")
         top = path.split("/", 1)[0]

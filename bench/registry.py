@@ -22,7 +22,6 @@ import platform
 import shutil
 import subprocess
 import sys
-import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ if __package__ in (None, ""):
 from bench.compare import compare_trees, footprint, manifest, page_sets  # noqa: E402
 from bench.corpus import ensure_corpus, refresh_stale_index, scorecards_command, working_copy  # noqa: E402
 from bench.hugo_build import build_with_hugo  # noqa: E402
-from bench.measure import Run, load_average, measure, site_size  # noqa: E402
+from bench.measure import Run, load_average, measure, site_files, site_size  # noqa: E402
 from bench.report import render  # noqa: E402
 
 REGISTRY_SERVERS = 15_036
@@ -150,13 +149,8 @@ def _hugo(data: Path, work: Path) -> tuple[dict[str, Any], dict[str, Any], Path]
 
 
 def _html_bytes(site: Path) -> int:
-    if site.is_file():
-        with tarfile.open(site) as tar:
-            return sum(m.size for m in tar if m.isfile() and m.name.startswith("servers/") and m.name.endswith("/index.html"))
-    total = 0
-    for directory, _, names in os.walk(site / "servers"):
-        total += sum(os.path.getsize(os.path.join(directory, name)) for name in names if name == "index.html")
-    return total
+    """Bytes of the server and tool pages (every `index.html` under `servers/`)."""
+    return sum(size for path, size in site_files(site) if path.startswith("servers/") and path.endswith("/index.html"))
 
 
 def main(argv: list[str] | None = None) -> int:
