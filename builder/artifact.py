@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from builder.urls import check_output_path
-from builder.write import Writer, remove_leftovers
+from builder.write import RawFolderWriter, Writer, remove_leftovers
 
 BLOCK = 512
 MTIME = 0
@@ -91,6 +91,16 @@ class SegmentWriter(Writer):
         self._file.close()
 
 
+WorkerSpec = tuple[str, Path]
+"""What a worker process needs to open its own writer into a build's staging area, from any
+process (`open_worker_writer`): a tar segment of its own, or the staging folder itself."""
+
+
+def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
+    kind, staging = spec
+    return SegmentWriter(staging, f"segment-{os.getpid()}") if kind == "tar" else RawFolderWriter(staging)
+
+
 class TarWriter(Writer):
     """Writes the site into `out` (a `.tar`), through segments in `.<name>.tmp-*` beside it."""
 
@@ -128,9 +138,12 @@ class TarWriter(Writer):
         self.reserve(path, length)
         self.entries[path] = (PREVIOUS, offset, length)
 
-    def worker_writer(self) -> SegmentWriter:
+    def worker_writer(self) -> SegmentWriter | RawFolderWriter:
         """The writer a forked render worker uses: a segment of its own."""
-        return SegmentWriter(self.staging, f"segment-{os.getpid()}")
+        return open_worker_writer(self.worker_spec())
+
+    def worker_spec(self) -> WorkerSpec:
+        return ("tar", self.staging)
 
     def adopt(self, entries: Iterable[tuple[str, Entry]]) -> None:
         """Members a worker wrote, for paths this writer had reserved."""

@@ -12,13 +12,10 @@ The same data always builds the same bytes: nothing reads the clock, and everyth
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import json
 import multiprocessing
 import os
-import signal
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -28,11 +25,12 @@ from typing import Any
 import plotly
 
 from builder import urls
-from builder.artifact import TarWriter
+from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
 from builder.incremental import Manifest, engine_key
+from builder.owners import Owners, die_with_parent
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
-from builder.pages.page import DataFile, NavItem, Page
+from builder.pages.page import DataFile, NavItem, Output, Owned, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
@@ -52,13 +50,19 @@ PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.mi
 class Model:
     """Everything phase 1 produced: what phase 2 renders and writes."""
 
-    outputs: list[Page | DataFile]
+    outputs: list[Output]
     log: ProblemLog
     site: dict[str, Any]
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts),
     search (handing the search documents to Pagefind, when the build indexes)."""
+    owners: Owners | None = None
+    """The worker processes that hold the `Owned` outputs and their inputs (builder.owners)."""
+
+    def close(self) -> None:
+        if self.owners is not None:
+            self.owners.close()
 
 
 SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
@@ -75,10 +79,26 @@ def read_and_plan(
     log = ProblemLog()
     con = connect()
     present: list[tuple[GradingSystem, Any]] = []
-    for system in systems if systems is not None else all_systems():
-        corpus = system.read(data_dir, log)
-        if corpus is not None:
-            present.append((system, corpus))
+    try:
+        for system in systems if systems is not None else all_systems():
+            corpus = system.read(data_dir, log, config)
+            if corpus is not None:
+                present.append((system, corpus))
+        model = _plan(con, log, config, present, start_search, started)
+    except BaseException:
+        for system, corpus in present:
+            if (owners := system.owners(corpus)) is not None:
+                owners.close()
+        raise
+    finally:
+        con.close()
+    return model
+
+
+def _plan(
+    con: Any, log: ProblemLog, config: SiteConfig, present: list[tuple[GradingSystem, Any]],
+    start_search: SearchStart | None, started: float,
+) -> Model:
     _load_problems(con, log)
     for system, corpus in present:
         system.load(con, corpus)
@@ -88,7 +108,7 @@ def read_and_plan(
     stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
     site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
     # Systems without search documents first: their pages go into the search index as they are.
-    produced: dict[str, list[Page | DataFile]] = {}
+    produced: dict[str, list[Output]] = {}
     for system, corpus in present:
         if system.search_docs is None:
             produced[system.key] = list(system.outputs(con, corpus, config))
@@ -101,7 +121,7 @@ def read_and_plan(
     for system, corpus in present:
         if system.search_docs is not None:
             produced[system.key] = list(system.outputs(con, corpus, config))
-    outputs: list[Page | DataFile] = [o for system, _ in present for o in produced[system.key]]
+    outputs: list[Output] = [o for system, _ in present for o in produced[system.key]]
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
     outputs.append(search_page())
@@ -109,15 +129,18 @@ def read_and_plan(
     outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
     outputs.append(robots_txt(config))
-    outputs.extend(sitemap_files([o.path for o in outputs if isinstance(o, Page)], config))
+    pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
+    outputs.extend(sitemap_files(pages, config))
     _check_paths(outputs)
-    con.close()
     timings = {
         "load": loaded - started,
         "statistics": time.perf_counter() - loaded - search_started,
         "search": search_started,
     }
-    return Model(outputs, log, site, [system.key for system, _ in present], timings)
+    owners = [o for system, corpus in present if (o := system.owners(corpus)) is not None]
+    if len(owners) > 1:
+        raise ValueError("only one grading system can read its corpus in worker processes")
+    return Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None)
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -129,7 +152,7 @@ def _load_problems(con: Any, log: ProblemLog) -> None:
     )
 
 
-def _check_paths(outputs: list[Page | DataFile]) -> None:
+def _check_paths(outputs: list[Output]) -> None:
     """Before anything is written: every output path is safe and claimed once, and every link a
     page declares (`Page.links`) points at an output or a static file of this build."""
     seen: set[str] = set()
@@ -195,7 +218,11 @@ def render_and_write(
                 todo.append(index)
     linking = time.perf_counter() - linking
     workers = workers or os.cpu_count() or 1
-    if isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
+    if model.owners is not None:
+        if not isinstance(writer, SiteWriter):
+            raise TypeError("outputs held by worker processes need a folder or tar writer")
+        timings = _render_owned(model, config, writer, todo, progress)
+    elif isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
         timings = _render_in_workers(model, config, writer, workers, todo, progress)
     else:
         timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress)
@@ -210,13 +237,15 @@ def render_and_write(
 
 
 def _render_indices(
-    renderer: Renderer, outputs: list[Page | DataFile], indices: list[int], writer: Writer,
+    renderer: Renderer, outputs: list[Output], indices: list[int], writer: Writer,
     progress: Progress | None = None,
 ) -> dict[str, float]:
     rendering = writing = 0.0
     for done, index in enumerate(indices, start=1):
         output = outputs[index]
         began = time.perf_counter()
+        if isinstance(output, Owned):
+            raise TypeError(f"{output.path} is held by a worker process")
         content = renderer.render(output) if isinstance(output, Page) else output.data()
         rendered = time.perf_counter()
         writer.write(output.path, content)
@@ -231,18 +260,6 @@ _SHARED: dict[str, Any] = {}
 """What forked workers inherit: the model, the site writer and the list of outputs to render.
 Set just before the fork, so nothing is pickled but chunk bounds going in and timings (and, for a
 tar, where each member landed) coming back."""
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    """A render worker must not outlive a killed build: it would go on writing into the staging
-    folder that the next build is clearing away. Linux kills it when the build dies."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the build died before the line above took effect
-        os._exit(1)
 
 
 def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any]]:
@@ -273,7 +290,7 @@ def _render_in_workers(
     gc.collect()
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers, _die_with_parent, (os.getpid(),)) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
             for count, _, wrote, written in pool.imap_unordered(_worker_chunk, chunks):
                 done += count
                 write_total += wrote
@@ -285,6 +302,49 @@ def _render_in_workers(
         _SHARED.clear()
     wall = time.perf_counter() - started
     write_share = write_total / workers
+    return {"render": wall - write_share, "write": write_share}
+
+
+def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
+                       ) -> tuple[int, float, float, list[Any]]:
+    """In a worker of builder.owners: renders the given outputs of its own."""
+    site, config, spec, indices = argument
+    writer = open_worker_writer(spec)
+    try:
+        timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer)
+        return len(indices), timings["render"], timings["write"], writer.drain()
+    finally:
+        writer.close()
+
+
+def _render_owned(
+    model: Model, config: SiteConfig, writer: SiteWriter, todo: list[int], progress: Progress | None
+) -> dict[str, float]:
+    """Each worker that read part of the corpus renders its own outputs; the build's process
+    renders the rest (the corpus-wide pages) meanwhile."""
+    assert model.owners is not None
+    outputs = model.outputs
+    mine: list[int] = []
+    theirs: list[list[int]] = [[] for _ in range(model.owners.count)]
+    for index in todo:
+        output = outputs[index]
+        if isinstance(output, Owned):
+            writer.reserve(output.path)
+            theirs[output.owner].append(output.index)
+        else:
+            mine.append(index)
+    spec = writer.worker_spec()
+    started = time.perf_counter()
+    model.owners.start_each(_render_owned_task, [(model.site, config, spec, indices) for indices in theirs])
+    timings = _render_indices(Renderer(config, model.site), outputs, mine, writer)
+    write_total = 0.0
+    for _, _, wrote, written in model.owners.collect():
+        write_total += wrote
+        writer.adopt(written)
+    if progress:
+        progress("render", len(todo), len(todo))
+    wall = time.perf_counter() - started
+    write_share = (write_total + timings["write"]) / (model.owners.count + 1)
     return {"render": wall - write_share, "write": write_share}
 
 
@@ -317,6 +377,7 @@ def build(
         )
         index.start()
 
+    model: Model | None = None
     try:
         model = read_and_plan(data_dir, config, start_search=start_search if search else None)
         timings = dict(model.timings)
@@ -333,6 +394,7 @@ def build(
         engine = engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"})
         manifest = Manifest(out, engine, writer.has_previous)
         timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
+        model.close()  # the workers' memory is free before the tar is put together
         started = time.perf_counter()
         writer.commit()
         manifest.save()
@@ -340,6 +402,8 @@ def build(
     except BaseException:
         for index in search_index:
             index.close()
+        if model is not None:
+            model.close()
         writer.abort()
         raise
     return BuildResult(model.log, len(writer.paths), model.systems, timings)

@@ -136,6 +136,12 @@ class ProblemLog:
                 self.read(problem.file, problem.system)
             self._problems.append(problem)
 
+    def merge(self, other: ProblemLog) -> None:
+        """Takes in what another log (a worker's) recorded."""
+        for file, (system, rejected) in other._files.items():
+            self.read(file, system, rejected=rejected)
+        self._problems.extend(other._problems)
+
     @property
     def problems(self) -> list[Problem]:
         """Sorted by file, then by where in the file, so the report is the same on every build."""

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
+from builder.owners import Owners
 from builder.pages.page import DataFile, NavItem, Page
 from builder.problems import ProblemLog
 
@@ -21,8 +22,10 @@ from builder.problems import ProblemLog
 @dataclass(frozen=True)
 class GradingSystem:
     key: str
-    read: Callable[[Path, ProblemLog], Any | None]
-    """Reads and validates the system's files under the data directory; None when it has none."""
+    read: Callable[[Path, ProblemLog, SiteConfig], Any | None]
+    """Reads and validates the system's files under the data directory; None when it has none.
+    A system may plan its records' own pages as it reads them (TDQS does, see
+    builder.pages.tdqs_section), so it is given the site settings."""
     load: Callable[[duckdb.DuckDBPyConnection, Any], None]
     """Loads the validated records into DuckDB tables named `<key>_…`."""
     outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Page | DataFile]]
@@ -33,6 +36,8 @@ class GradingSystem:
     """Models named in the corpus that are stand-ins, so every page can say so."""
     data_as_of: Callable[[Any], str | None] = lambda corpus: None
     """The newest timestamp in the corpus (never the build's clock: builds are reproducible)."""
+    owners: Callable[[Any], Owners | None] = lambda corpus: None
+    """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
     search_docs: Callable[[Any], Iterable[SearchDoc]] | None = None
     """Compact search documents for Pagefind (see builder.search); None indexes the system's
     rendered pages, where its templates mark `data-pagefind-body`."""
@@ -51,18 +56,19 @@ class SearchDoc:
 def all_systems() -> list[GradingSystem]:
     """Imported lazily so a broken optional system cannot stop `scorecards --help`."""
     from builder.pages import tdqs as tdqs_pages
-    from builder.sources.tdqs.reader import read_tdqs_checked
+    from builder.pages.tdqs_section import read_section
     from builder.store.tdqs import load_tdqs
 
     systems: list[GradingSystem] = [
         GradingSystem(
             key="tdqs",
-            read=read_tdqs_checked,
-            load=load_tdqs,
+            read=read_section,
+            load=lambda con, section: load_tdqs(con, (summary.rows for summary in section.summaries)),
             outputs=tdqs_pages.outputs,
             nav=tdqs_pages.nav,
             stand_in_models=lambda corpus: corpus.stand_in_models,
             data_as_of=lambda corpus: corpus.data_as_of,
+            owners=lambda section: section.owners,
             search_docs=tdqs_pages.search_docs,
         ),
     ]

@@ -129,6 +129,9 @@ class FolderWriter(Writer):
         """The writer a forked render worker uses: straight into the staging folder."""
         return RawFolderWriter(self.staging)
 
+    def worker_spec(self) -> tuple[str, Path]:
+        return ("folder", self.staging)
+
     def adopt(self, entries: object) -> None:
         """Workers' files are in the staging folder already: nothing to record."""
 

@@ -54,3 +54,20 @@ class DataFile:
 class NavItem:
     label: str
     path: str
+
+
+@dataclass(frozen=True)
+class Owned:
+    """An output held by a worker process that read its inputs (builder.owners): the parent
+    knows only where it goes and what it is made from; the owner renders it."""
+
+    path: str
+    key: str | None
+    page: bool
+    """True for an HTML page (listed in the sitemap), False for a data file."""
+    owner: int
+    index: int
+    """Position in the owner's own list of outputs."""
+
+
+Output = Page | DataFile | Owned

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 from tdqs import COHERENCE_DIMENSIONS, SPEC_VERSION, TIERS, TOOL_DIMENSIONS
@@ -36,9 +36,12 @@ from builder.pages.tdqs_views import (
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
-from builder.sources.tdqs.reader import Server, TdqsCorpus, ToolRecord
+from builder.sources.tdqs.reader import Server, ToolRecord
 from builder.stats.tdqs import registry_stats
 from builder.systems import SearchDoc
+
+if TYPE_CHECKING:
+    from builder.pages.tdqs_section import TdqsSection
 
 
 def api_json(document: Any, *, compact: bool = False) -> str:
@@ -49,7 +52,7 @@ def api_json(document: Any, *, compact: bool = False) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def nav(corpus: TdqsCorpus) -> list[NavItem]:
+def nav(corpus: TdqsSection) -> list[NavItem]:
     return [
         NavItem("Servers", urls.SERVERS),
         NavItem("Changes", publish.CHANGES),
@@ -58,20 +61,13 @@ def nav(corpus: TdqsCorpus) -> list[NavItem]:
     ]
 
 
-def _problems_by_file(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]]:
-    grouped: dict[str, list[Problem]] = {}
-    for row in queries.run(con, "problems_for_system", {"system": "tdqs"}):
-        grouped.setdefault(row["file"], []).append(Problem.model_validate(row))
-    return grouped
-
-
 def _dimension_label(row: StatRow) -> str:
     if row.mean is None or row.smell_rate is None:
         return ""
     return f"{row.mean:.2f} · smells {row.smell_rate * 100:.1f}%"
 
 
-def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page, dict[str, Any]]:
+def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
     meanings = {t.tier: t for t in TIERS}
     tiers = [
@@ -97,7 +93,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page,
         flags=[(name, stats.flag_counts[name], share) for name, share in stats.flag_shares.items()],
         coherence=[(d.name, stats.server_level.coherence[d.key]) for d in COHERENCE_DIMENSIONS],
         models=corpus.models,
-        spec_versions=sorted({c.report.spec_version for s in corpus.servers for c in s.captures}),
+        spec_versions=sorted({version for s in corpus.summaries for version in s.spec_versions}),
         tier_chart=charts.bar(
             "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",
             colours=[charts.TIER_COLOURS[t.tier] for t in tiers],
@@ -116,15 +112,15 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> tuple[Page,
     return Page(urls.HOME, "tdqs/home.html", context, charts=True), stats.model_dump(mode="json", by_alias=True)
 
 
-def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> Page:
-    by_id = {server.server_id: server for server in corpus.servers}
+def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Page:
+    by_id = {server.server_id: server for server in corpus.summaries}
     rows = []
     for row in queries.run(con, "tdqs_server_list"):
         server = by_id[row["server_id"]]
         rows.append(
             ServerListRow(
                 server_id=server.server_id, slug=server.slug, display_name=server.display_name,
-                description=server.meta.description, scores=server_scores(server.current),
+                description=server.description, scores=server.scores,
                 smelly_tools=row["smelly_tools"], flagged_tools=row["flagged_tools"],
                 shadowing_risks=row["shadowing_risks"], scored_at=row["generated_at"],
             )
@@ -186,6 +182,7 @@ def server_outputs(
 
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, charts=True, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
+    yield publish.server_feed(server, config)
     appearances = Counter(tool.name for c in server.captures for tool in c.tools)
     for tool in capture.tools:
         tool_badge = publish.tool_badge(server, tool, config, badges)
@@ -200,44 +197,21 @@ def _tool_context(server: Server, tool: ToolRecord, problems: list[Problem], bad
     return tool_context(server, tool, problems, badge, publish.tool_history_chart(server, tool))
 
 
-def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
-    problems = _problems_by_file(con)
+def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:
+    """The section's corpus-wide pages and files, made from the server summaries and the
+    statistics; each server's own outputs were planned where it was read (tdqs_section)."""
     home, stats = home_page(con, corpus)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield servers_page(con, corpus)
     yield rubric_page()
-    yield publish.changes_page(corpus.servers)
+    yield publish.changes_page([row for s in corpus.summaries for row in s.changes])
     yield publish.downloads_page()
     yield from bulk_files(con)
-    yield from publish.feeds(corpus.servers, config)
-    badges = BadgeSet()
-    for server in corpus.servers:
-        yield from server_outputs(server, problems, config, badges)
-    yield from badges.files()
+    yield publish.site_feed([entry for s in corpus.summaries for entry in s.feed], config)
+    yield from corpus.outputs
+    yield from corpus.badges.files()
 
 
-def search_docs(corpus: TdqsCorpus) -> Iterator[SearchDoc]:
-    """One search document per server, each tool a sub-section whose anchor (`t-<slug>`) the
-    search page turns into a link to the tool's own page."""
-    for server in corpus.servers:
-        scores = server_scores(server.current)
-        yield SearchDoc(
-            path=urls.server_page(server.slug),
-            template="search/tdqs_server.html",
-            context={
-                "display_name": server.display_name,
-                "about": server.meta.description,
-                "tier_text": f"overall {scores.overall_tier} {scores.overall_score:.1f}" if scores.coverage_ok else "",
-                "tools": [
-                    {
-                        "slug": tool.slug,
-                        "name": tool.name,
-                        "summary": tool.checked.score.summary,
-                        "tier_text": f"TDQS {tool.checked.tier} {tool.checked.tdqs:.1f}",
-                        "description": tool.definition.tool.description if tool.definition else None,
-                    }
-                    for tool in server.current.tools
-                ],
-            },
-        )
+def search_docs(corpus: TdqsSection) -> Iterator[SearchDoc]:
+    return (summary.search for summary in corpus.summaries)

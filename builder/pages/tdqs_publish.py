@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from builder import charts, urls
@@ -94,28 +93,21 @@ class ChangesContext(PageContext):
     rows: list[ChangeRow]
 
 
-def changes_page(servers: tuple[Server, ...]) -> Page:
-    rows = []
-    for server in servers:
-        for index, point in enumerate(server_history(server)):
-            if index and point.changes:
-                rows.append(ChangeRow(server_slug=server.slug,
-                                      server_name=server.display_name, scored_at=point.scored_at,
-                                      changes=point.changes))
-    rows.sort(key=lambda r: (r.scored_at, r.server_slug), reverse=True)
+def changes_page(rows: list[ChangeRow]) -> Page:
+    rows = sorted(rows, key=lambda r: (r.scored_at, r.server_slug), reverse=True)
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
         title="Recent changes", description="What moved between the two latest captures of every server.",
         rows=rows[:500]))
 
 
-def feeds(servers: tuple[Server, ...], config: SiteConfig) -> Iterator[DataFile]:
-    every: list[FeedEntry] = []
-    for server in servers:
-        entries = server_entries(server)
-        every.extend(entries)
-        title = f"{server.display_name}: TDQS changes"
-        yield DataFile(server_feed_path(server), atom(title, server_feed_path(server), entries, config), key=server.digest)
-    yield DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, every, config))
+def server_feed(server: Server, config: SiteConfig) -> DataFile:
+    title = f"{server.display_name}: TDQS changes"
+    return DataFile(server_feed_path(server), atom(title, server_feed_path(server), server_entries(server), config),
+                    key=server.digest)
+
+
+def site_feed(entries: list[FeedEntry], config: SiteConfig) -> DataFile:
+    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, entries, config))
 
 
 class DownloadsContext(PageContext):

@@ -86,6 +86,15 @@ class BadgeSet:
         """The endpoint JSON beside the badge's SVG."""
         return self.svg_path(badge).removesuffix(".svg") + ".json"
 
+    def used(self) -> dict[str, Badge]:
+        """SVG path → badge, for every badge asked for so far."""
+        return dict(self._svgs)
+
+    def add(self, used: dict[str, Badge]) -> None:
+        """Badges another set (a worker's) was asked for."""
+        for path, badge in used.items():
+            self._svgs.setdefault(path, badge)
+
     def files(self) -> list[DataFile]:
         files: list[DataFile] = []
         for path, badge in sorted(self._svgs.items()):

@@ -6,14 +6,14 @@ must be exact (the server-level mean/min gap) can be computed without float drif
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import duckdb
 from tdqs import TOOL_DIMENSIONS
 from tdqs.round_half_up import round_half_up
 
-from builder.sources.tdqs.reader import Capture, Server, TdqsCorpus
+from builder.sources.tdqs.reader import Capture, Server
 from builder.store.tables import load_rows
 
 DIMENSION_KEYS = [dimension.key for dimension in TOOL_DIMENSIONS]
@@ -63,30 +63,39 @@ def _capture_row(server: Server, capture: Capture, seq: int) -> tuple[Any, ...]:
     )
 
 
-def _tool_rows(corpus: TdqsCorpus) -> Iterator[tuple[Any, ...]]:
-    for server in corpus.servers:
-        for capture in server.captures:
-            current = capture is server.current
-            for position, tool in enumerate(capture.tools):
-                score, signals = tool.checked.score, tool.checked.score.context_signals
-                yield (
-                    server.server_id, capture.capture_id, current, position, tool.name, tool.slug,
-                    tool.checked.tdqs, round_half_up(tool.checked.tdqs * 10), tool.checked.tier,
-                    *(score.scores[key] for key in DIMENSION_KEYS),  # type: ignore[literal-required]
-                    list(score.flags), list(score.server_flags), list(tool.checked.smells),
-                    tool.input_hash, tool.stale, tool.definition is not None,
-                    signals.param_count, signals.params_with_descriptions,
-                    signals.schema_description_coverage, signals.has_annotations,
-                    signals.has_output_schema, signals.invocation_cost, signals.definition_bytes,
-                )
+def _tool_rows(server: Server) -> Iterator[tuple[Any, ...]]:
+    for capture in server.captures:
+        current = capture is server.current
+        for position, tool in enumerate(capture.tools):
+            score, signals = tool.checked.score, tool.checked.score.context_signals
+            yield (
+                server.server_id, capture.capture_id, current, position, tool.name, tool.slug,
+                tool.checked.tdqs, round_half_up(tool.checked.tdqs * 10), tool.checked.tier,
+                *(score.scores[key] for key in DIMENSION_KEYS),  # type: ignore[literal-required]
+                list(score.flags), list(score.server_flags), list(tool.checked.smells),
+                tool.input_hash, tool.stale, tool.definition is not None,
+                signals.param_count, signals.params_with_descriptions,
+                signals.schema_description_coverage, signals.has_annotations,
+                signals.has_output_schema, signals.invocation_cost, signals.definition_bytes,
+            )
 
 
-def load_tdqs(con: duckdb.DuckDBPyConnection, corpus: TdqsCorpus) -> None:
-    load_rows(con, "tdqs_servers", SERVER_COLUMNS, (
-        (s.server_id, s.slug, s.display_name, s.meta.description, len(s.captures), s.current.capture_id)
-        for s in corpus.servers
-    ))
-    load_rows(con, "tdqs_captures", CAPTURE_COLUMNS, (
-        _capture_row(s, c, seq) for s in corpus.servers for seq, c in enumerate(s.captures)
-    ))
-    load_rows(con, "tdqs_tools", TOOL_COLUMNS, _tool_rows(corpus))
+ServerRows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]
+"""One server's rows of tdqs_servers, tdqs_captures and tdqs_tools."""
+
+
+def server_rows(server: Server) -> ServerRows:
+    return (
+        (server.server_id, server.slug, server.display_name, server.meta.description, len(server.captures),
+         server.current.capture_id),
+        [_capture_row(server, capture, seq) for seq, capture in enumerate(server.captures)],
+        list(_tool_rows(server)),
+    )
+
+
+def load_tdqs(con: duckdb.DuckDBPyConnection, rows: Iterable[ServerRows]) -> None:
+    """Loads every server's rows, in the order given."""
+    rows = list(rows)
+    load_rows(con, "tdqs_servers", SERVER_COLUMNS, (server for server, _, _ in rows))
+    load_rows(con, "tdqs_captures", CAPTURE_COLUMNS, (row for _, captures, _ in rows for row in captures))
+    load_rows(con, "tdqs_tools", TOOL_COLUMNS, (row for _, _, tools in rows for row in tools))

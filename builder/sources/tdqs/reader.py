@@ -117,21 +117,6 @@ class Server:
 @dataclass(frozen=True)
 class TdqsCorpus:
     servers: tuple[Server, ...]
-    stored_index: object | None
-    """The parsed index.json as found, compared with the captures by `registry_index`."""
-
-    @property
-    def models(self) -> list[str]:
-        return sorted({c.report.model or "" for s in self.servers for c in s.captures} - {""})
-
-    @property
-    def stand_in_models(self) -> list[str]:
-        return [model for model in self.models if model.startswith(STAND_IN_PREFIX)]
-
-    @property
-    def data_as_of(self) -> str | None:
-        stamps = [c.generated_at for s in self.servers for c in s.captures]
-        return max(stamps) if stamps else None
 
 
 def _read_definitions(path: Path, data_dir: Path, log: ProblemLog) -> dict[str, Definition] | None:
@@ -344,15 +329,4 @@ def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
     if not found and not index_path.exists():
         return None
     servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
-    stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
-    return TdqsCorpus(servers=tuple(servers), stored_index=stored_index)
-
-
-def read_tdqs_checked(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
-    """`read_tdqs`, then the stored index.json compared with what the captures say."""
-    from builder.sources.tdqs.registry_index import compare_index
-
-    corpus = read_tdqs(data_dir, log)
-    if corpus is not None:
-        compare_index(corpus, log)
-    return corpus
+    return TdqsCorpus(servers=tuple(servers))

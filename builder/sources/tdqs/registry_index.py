@@ -92,11 +92,11 @@ def write_index(data_dir: Path, corpus: TdqsCorpus) -> Path:
     return path
 
 
-def compare_index(corpus: TdqsCorpus, log: ProblemLog) -> None:
-    """Report every way the stored index.json disagrees with the captures."""
-    stored = corpus.stored_index
+def compare_index(stored: object | None, expected_entries: list[IndexServer], log: ProblemLog) -> None:
+    """Report every way the stored index.json (as parsed, None when absent) disagrees with the
+    entries the captures give."""
     if stored is None:
-        if corpus.servers:
+        if expected_entries:
             log.add(layout.INDEX_FILE, SYSTEM, "$",
                     "index.json is missing; run `scorecards index DATA` to build it from the captures",
                     severity="warning")
@@ -107,7 +107,7 @@ def compare_index(corpus: TdqsCorpus, log: ProblemLog) -> None:
         for where, reason in describe_validation_error(error)[:20]:
             log.add(layout.INDEX_FILE, SYSTEM, where, f"{reason}; index.json ignored, the captures are used")
         return
-    expected = {server.id: server for server in build_index(corpus).servers}
+    expected = {server.id: server for server in expected_entries}
     for position, entry in enumerate(index.servers):
         want = expected.pop(entry.id, None)
         here = json_path(["servers", position])

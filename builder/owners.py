@@ -1,0 +1,129 @@
+"""Worker processes that own part of the input, from reading it to rendering its pages.
+
+A registry's load is mostly validation, and a validated server is costly to hand between
+processes (pickling one costs more than reading it). So the build forks its workers *before*
+reading: each worker reads, validates and keeps the servers it is given, hands the parent only
+small summaries (builder.pages.tdqs_summary), and later renders those servers' pages itself.
+Reading then uses every core, and no process ever holds the whole parsed registry.
+
+`Owners` is the plumbing only: forked processes, one pipe each, that run module-level functions
+on a state of their own. Work is handed out one chunk at a time to whichever worker is free, and
+results come back in the order the chunks were given, so what the parent builds from them does
+not depend on which worker was faster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+Task = Callable[[dict[str, Any], Any], Any]
+"""A module-level function run in a worker: (the worker's own state, the argument) → result."""
+
+PR_SET_PDEATHSIG = 1
+
+
+class OwnerError(RuntimeError):
+    """A worker's task raised; the message carries the worker's traceback."""
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker must not outlive a killed build: it would go on writing into the staging folder
+    that the next build is clearing away. Linux kills it when the build dies."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the build died before the line above took effect
+        os._exit(1)
+
+
+def _serve(connection: Connection, parent: int) -> None:
+    die_with_parent(parent)
+    state: dict[str, Any] = {}
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            break
+        if message is None:
+            break
+        task, argument = message
+        try:
+            reply = (True, task(state, argument))
+        except BaseException:
+            reply = (False, traceback.format_exc())
+        connection.send(reply)
+    connection.close()
+    os._exit(0)
+
+
+class Owners:
+    def __init__(self, count: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self.count = count
+        self._connections: list[Connection] = []
+        self._processes: list[Any] = []
+        for _ in range(count):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
+            process.start()
+            theirs.close()
+            self._connections.append(mine)
+            self._processes.append(process)
+
+    def _receive(self, worker: int) -> Any:
+        try:
+            ok, value = self._connections[worker].recv()
+        except EOFError as error:
+            raise OwnerError(f"worker {worker} died") from error
+        if not ok:
+            raise OwnerError(f"worker {worker} failed:\n{value}")
+        return value
+
+    def share(self, task: Task, arguments: Iterable[Any]) -> list[tuple[int, Any]]:
+        """Runs `task` once per argument, each on whichever worker is free; returns (worker,
+        result) in the order of `arguments`."""
+        pending = list(arguments)
+        results: list[tuple[int, Any] | None] = [None] * len(pending)
+        busy: dict[int, int] = {}  # worker → argument position
+        position = 0
+        while position < len(pending) or busy:
+            for worker in range(self.count):
+                if worker not in busy and position < len(pending):
+                    self._connections[worker].send((task, pending[position]))
+                    busy[worker] = position
+                    position += 1
+            ready = wait([self._connections[worker] for worker in busy])
+            for connection in ready:
+                worker = self._connections.index(connection)  # type: ignore[arg-type]
+                results[busy.pop(worker)] = (worker, self._receive(worker))
+        return [result for result in results if result is not None]
+
+    def start_each(self, task: Task, arguments: list[Any]) -> None:
+        """Starts `task` on every worker, worker i with `arguments[i]`; `collect` gets the results."""
+        for connection, argument in zip(self._connections, arguments, strict=True):
+            connection.send((task, argument))
+
+    def collect(self) -> list[Any]:
+        return [self._receive(worker) for worker in range(self.count)]
+
+    def close(self) -> None:
+        for connection in self._connections:
+            with contextlib.suppress(OSError, ValueError):
+                connection.send(None)
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for connection in self._connections:
+            connection.close()
+        self._connections = []
+        self._processes = []

@@ -1,0 +1,90 @@
+"""What the corpus-wide TDQS outputs need of one server, and nothing more.
+
+The statistics, the server list, recent changes, the site feed, the index.json check and the
+search index each read a few fields of every server; the server's own pages read all of it. A
+`ServerSummary` is those few fields, made where the server was read. It is small and plain, so a
+worker process that reads part of a registry (builder.owners) hands the parent summaries and keeps
+the parsed servers, whose pages it renders itself: pickling a parsed server costs more than
+reading it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from builder import urls
+from builder.pages.tdqs_publish import ChangeRow, FeedEntry, server_entries, server_history
+from builder.pages.tdqs_views import ServerScores, server_scores
+from builder.sources.tdqs.reader import Server
+from builder.sources.tdqs.registry_index import IndexServer, index_server
+from builder.store.tdqs import server_rows
+from builder.systems import SearchDoc
+
+
+@dataclass(frozen=True)
+class ServerSummary:
+    server_id: str
+    slug: str
+    display_name: str
+    description: str | None
+    scores: ServerScores
+    models: tuple[str, ...]
+    """The model of each capture, oldest first ('' where a capture names none)."""
+    spec_versions: tuple[str, ...]
+    newest: str
+    """The newest capture's generatedAt."""
+    rows: tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]
+    """The server's rows of the DuckDB tables tdqs_servers, tdqs_captures and tdqs_tools."""
+    index_entry: IndexServer
+    changes: list[ChangeRow]
+    feed: list[FeedEntry]
+    search: SearchDoc
+
+
+def summarise(server: Server) -> ServerSummary:
+    current = server.current
+    scores = server_scores(current)
+    return ServerSummary(
+        server_id=server.server_id,
+        slug=server.slug,
+        display_name=server.display_name,
+        description=server.meta.description,
+        scores=scores,
+        models=tuple(c.report.model or "" for c in server.captures),
+        spec_versions=tuple(c.report.spec_version for c in server.captures),
+        newest=max(c.generated_at for c in server.captures),
+        rows=server_rows(server),
+        index_entry=index_server(server),
+        changes=[
+            ChangeRow(server_slug=server.slug, server_name=server.display_name, scored_at=point.scored_at,
+                      changes=point.changes)
+            for index, point in enumerate(server_history(server)) if index and point.changes
+        ],
+        feed=server_entries(server),
+        search=search_doc(server, scores),
+    )
+
+
+def search_doc(server: Server, scores: ServerScores) -> SearchDoc:
+    """One search document per server, each tool a sub-section whose anchor (`t-<slug>`) the
+    search page turns into a link to the tool's own page."""
+    return SearchDoc(
+        path=urls.server_page(server.slug),
+        template="search/tdqs_server.html",
+        context={
+            "display_name": server.display_name,
+            "about": server.meta.description,
+            "tier_text": f"overall {scores.overall_tier} {scores.overall_score:.1f}" if scores.coverage_ok else "",
+            "tools": [
+                {
+                    "slug": tool.slug,
+                    "name": tool.name,
+                    "summary": tool.checked.score.summary,
+                    "tier_text": f"TDQS {tool.checked.tier} {tool.checked.tdqs:.1f}",
+                    "description": tool.definition.tool.description if tool.definition else None,
+                }
+                for tool in server.current.tools
+            ],
+        },
+    )

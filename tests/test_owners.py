@@ -1,0 +1,91 @@
+"""Worker processes that read part of the corpus and render its pages (builder.owners).
+
+The build the workers make is compared byte for byte with the build of one process, on the
+embedded corpus (TDQS with warnings and an index.json to check, CLEO, FlowMCP), as a folder and
+as an artifact tar, cold and after a change."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import builder.pages.tdqs_section as section
+from builder.build import build
+from builder.config import SiteConfig
+from builder.owners import OwnerError, Owners
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
+
+
+def _count(state: dict[str, Any], item: int) -> tuple[int, int]:
+    state["seen"] = state.get("seen", 0) + 1
+    return item * item, state["seen"]
+
+
+def _fail(state: dict[str, Any], item: int) -> None:
+    raise ValueError(f"cannot take {item}")
+
+
+def test_results_come_back_in_the_order_given_and_each_worker_keeps_its_state() -> None:
+    owners = Owners(2)
+    try:
+        results = owners.share(_count, list(range(20)))
+        assert [value for _, (value, _) in results] == [i * i for i in range(20)]
+        assert {worker for worker, _ in results} <= {0, 1}
+        # Each worker counted what it was given: its counts run 1, 2, 3 … in the order it got them.
+        for worker in (0, 1):
+            counts = [seen for w, (_, seen) in results if w == worker]
+            assert counts == list(range(1, len(counts) + 1))
+        with pytest.raises(OwnerError, match="cannot take 3"):
+            owners.share(_fail, [3])
+    finally:
+        owners.close()
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def _owned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(section, "OWNED_FROM", 1)
+    monkeypatch.setattr(section, "CHUNK", 4)
+    monkeypatch.setattr(section.os, "cpu_count", lambda: 2)
+
+
+def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    one = build(data, tmp_path / "one", CONFIG)
+    build(data, tmp_path / "one.tar", CONFIG)
+    _owned(monkeypatch)
+    owned = build(data, tmp_path / "owned", CONFIG)
+    build(data, tmp_path / "owned.tar", CONFIG)
+
+    assert _files(tmp_path / "owned") == _files(tmp_path / "one")
+    assert (tmp_path / "owned.tar").read_bytes() == (tmp_path / "one.tar").read_bytes()
+    # The corpus has problems (index.json and capture warnings): the workers' logs were merged.
+    assert [p.model_dump() for p in owned.log.problems] == [p.model_dump() for p in one.log.problems]
+    assert owned.log.problems, "the embedded corpus is expected to have warnings"
+
+
+def test_an_incremental_build_by_workers_equals_a_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    _owned(monkeypatch)
+    build(data, tmp_path / "site.tar", CONFIG, search=False)
+    server = sorted((data / "servers").iterdir())[0]
+    meta = server / "server.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"description": "', '"description": "Now: ', 1),
+                    encoding="utf-8")
+    again = build(data, tmp_path / "site.tar", CONFIG, search=False)
+    assert again.timings["reused"] > 0
+    build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    assert (tmp_path / "site.tar").read_bytes() == (tmp_path / "cold.tar").read_bytes()
