@@ -372,7 +372,8 @@ def build(
         index = SearchIndex(writer.staging / "pagefind", work)
         search_index.append(index)
         index.add(
-            ((doc.path, renderer.render_string(doc.template, doc=doc.context)) for group in docs for doc in group),
+            ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
+             for group in docs for doc in group),
             ((page.path, renderer.render(page)) for page in pages),
         )
         index.start()

@@ -51,6 +51,8 @@ class SearchDoc:
     path: str
     template: str
     context: Any
+    html: str | None = None
+    """The document already rendered (by the worker process that read the record), if it was."""
 
 
 def all_systems() -> list[GradingSystem]:

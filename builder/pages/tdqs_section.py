@@ -12,7 +12,7 @@ made from the summaries alone, so both give the same site.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from builder.pages.tdqs import server_outputs
 from builder.pages.tdqs_summary import ServerSummary, summarise
 from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
+from builder.render import Renderer
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.reader import STAND_IN_PREFIX, SYSTEM, read_server
@@ -85,9 +86,14 @@ def _read_chunk(state: dict[str, Any], argument: tuple[Path, SiteConfig, list[la
     start = len(outputs)
     servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
     problems = _problems_by_file(log)
+    renderer: Renderer = state.setdefault("renderer", Renderer(config, {}))
     summaries = []
     for server in servers:
-        summaries.append(summarise(server))
+        summary = summarise(server)
+        doc = summary.search
+        # Rendered here, on the worker's core: the search document depends on the server alone.
+        html = renderer.render_string(doc.template, doc=doc.context)
+        summaries.append(replace(summary, search=replace(doc, context=None, html=html)))
         outputs.extend(server_outputs(server, problems, config, badges))
     planned = [(o.path, o.key, isinstance(o, Page)) for o in outputs[start:]]
     fresh = {path: badge for path, badge in badges.used().items() if path not in before}
