@@ -59,6 +59,9 @@ class Model:
     search (handing the search documents to Pagefind, when the build indexes)."""
     owners: Owners | None = None
     """The worker processes that hold the `Owned` outputs and their inputs (builder.owners)."""
+    owned_reused: int | None = None
+    """How many `Owned` outputs the previous build lent, once the workers were set rendering the
+    others (`start_owned`); None until then."""
 
     def close(self) -> None:
         if self.owners is not None:
@@ -66,6 +69,10 @@ class Model:
 
 
 SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
+OwnedStart = Callable[[Owners, dict[str, Any]], int]
+"""Called once the site-wide values are known, with the workers holding `Owned` outputs: the build
+sets them rendering there, while this process computes the statistics and Pagefind indexes;
+returns how many outputs the previous build lent."""
 """Called once the corpus is loaded, with what the search index needs: every system's search
 documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
 there, so it runs while the statistics are computed."""
@@ -73,7 +80,7 @@ there, so it runs while the statistics are computed."""
 
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None,
-    *, start_search: SearchStart | None = None,
+    *, start_search: SearchStart | None = None, start_owned: OwnedStart | None = None,
 ) -> Model:
     started = time.perf_counter()
     log = ProblemLog()
@@ -84,7 +91,7 @@ def read_and_plan(
             corpus = system.read(data_dir, log, config)
             if corpus is not None:
                 present.append((system, corpus))
-        model = _plan(con, log, config, present, start_search, started)
+        model = _plan(con, log, config, present, start_search, start_owned, started)
     except BaseException:
         for system, corpus in present:
             if (owners := system.owners(corpus)) is not None:
@@ -97,7 +104,7 @@ def read_and_plan(
 
 def _plan(
     con: Any, log: ProblemLog, config: SiteConfig, present: list[tuple[GradingSystem, Any]],
-    start_search: SearchStart | None, started: float,
+    start_search: SearchStart | None, start_owned: OwnedStart | None, started: float,
 ) -> Model:
     _load_problems(con, log)
     for system, corpus in present:
@@ -118,6 +125,10 @@ def _plan(
     if start_search is not None:
         start_search(search_docs, searchable, site)
     search_started = time.perf_counter() - search_started
+    owners = [o for system, corpus in present if (o := system.owners(corpus)) is not None]
+    if len(owners) > 1:
+        raise ValueError("only one grading system can read its corpus in worker processes")
+    owned_reused = start_owned(owners[0], site) if owners and start_owned is not None else None
     for system, corpus in present:
         if system.search_docs is not None:
             produced[system.key] = list(system.outputs(con, corpus, config))
@@ -137,10 +148,8 @@ def _plan(
         "statistics": time.perf_counter() - loaded - search_started,
         "search": search_started,
     }
-    owners = [o for system, corpus in present if (o := system.owners(corpus)) is not None]
-    if len(owners) > 1:
-        raise ValueError("only one grading system can read its corpus in worker processes")
-    return Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None)
+    return Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
+                 owned_reused)
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -205,12 +214,18 @@ def render_and_write(
     writes it; returns seconds spent rendering and writing, and how many outputs were reused.
     A large site on a folder is rendered by one forked worker per core (`_render_in_workers`)."""
     outputs = model.outputs
-    todo = list(range(len(outputs)))
-    reused = 0
+    if model.owners is not None and model.owned_reused is None:
+        if not isinstance(writer, SiteWriter):
+            raise TypeError("outputs held by worker processes need a folder or tar writer")
+        model.owned_reused = start_owned(model.owners, model.site, config, writer, manifest)
+    local = [index for index, output in enumerate(outputs) if not isinstance(output, Owned)]
+    todo = local
+    reused = model.owned_reused or 0
     linking = time.perf_counter()
     if manifest is not None and isinstance(writer, SiteWriter):
         todo = []
-        for index, output in enumerate(outputs):
+        for index in local:
+            output = outputs[index]
             if manifest.reusable(output.path, output.key):
                 writer.reuse(output.path)
                 reused += 1
@@ -219,9 +234,13 @@ def render_and_write(
     linking = time.perf_counter() - linking
     workers = workers or os.cpu_count() or 1
     if model.owners is not None:
-        if not isinstance(writer, SiteWriter):
-            raise TypeError("outputs held by worker processes need a folder or tar writer")
-        timings = _render_owned(model, config, writer, todo, progress)
+        # The workers are rendering their own outputs; the few corpus-wide ones are done here.
+        started = time.perf_counter()
+        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer)
+        _collect_owned(model.owners, writer, timings)
+        timings["render"] = time.perf_counter() - started - timings["write"]
+        if progress:
+            progress("render", len(todo), len(todo))
     elif isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
         timings = _render_in_workers(model, config, writer, workers, todo, progress)
     else:
@@ -317,35 +336,31 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
         writer.close()
 
 
-def _render_owned(
-    model: Model, config: SiteConfig, writer: SiteWriter, todo: list[int], progress: Progress | None
-) -> dict[str, float]:
-    """Each worker that read part of the corpus renders its own outputs; the build's process
-    renders the rest (the corpus-wide pages) meanwhile."""
-    assert model.owners is not None
-    outputs = model.outputs
-    mine: list[int] = []
-    theirs: list[list[int]] = [[] for _ in range(model.owners.count)]
-    for index in todo:
-        output = outputs[index]
-        if isinstance(output, Owned):
+def start_owned(
+    owners: Owners, site: dict[str, Any], config: SiteConfig, writer: SiteWriter, manifest: Manifest | None
+) -> int:
+    """Sets each worker rendering those of its own outputs that the previous build cannot lend;
+    returns how many it lends."""
+    theirs: list[list[int]] = [[] for _ in range(owners.count)]
+    reused = 0
+    for output in owners.planned:
+        if manifest is not None and manifest.reusable(output.path, output.key):
+            writer.reuse(output.path)
+            reused += 1
+        else:
             writer.reserve(output.path)
             theirs[output.owner].append(output.index)
-        else:
-            mine.append(index)
-    spec = writer.worker_spec()
-    started = time.perf_counter()
-    model.owners.start_each(_render_owned_task, [(model.site, config, spec, indices) for indices in theirs])
-    timings = _render_indices(Renderer(config, model.site), outputs, mine, writer)
-    write_total = 0.0
-    for _, _, wrote, written in model.owners.collect():
-        write_total += wrote
+    owners.start_each(_render_owned_task, [(site, config, writer.worker_spec(), indices) for indices in theirs])
+    return reused
+
+
+def _collect_owned(owners: Owners, writer: SiteWriter, timings: dict[str, float]) -> None:
+    """Waits for the workers' rendering; their writing time is added as a share of the wall time."""
+    wrote = 0.0
+    for _, _, writing, written in owners.collect():
+        wrote += writing
         writer.adopt(written)
-    if progress:
-        progress("render", len(todo), len(todo))
-    wall = time.perf_counter() - started
-    write_share = (write_total + timings["write"]) / (model.owners.count + 1)
-    return {"render": wall - write_share, "write": write_share}
+    timings["write"] += wrote / owners.count
 
 
 @dataclass(frozen=True)
@@ -378,22 +393,34 @@ def build(
         )
         index.start()
 
+    manifests: list[Manifest] = []
+
+    def manifest_for(site: dict[str, Any]) -> Manifest:
+        if not manifests:
+            engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+            manifests.append(Manifest(out, engine, writer.has_previous))
+        return manifests[0]
+
+    def start_owned_render(owners: Owners, site: dict[str, Any]) -> int:
+        return start_owned(owners, site, config, writer, manifest_for(site))
+
     model: Model | None = None
     try:
-        model = read_and_plan(data_dir, config, start_search=start_search if search else None)
+        model = read_and_plan(
+            data_dir, config, start_search=start_search if search else None, start_owned=start_owned_render
+        )
         timings = dict(model.timings)
         started = time.perf_counter()
         for index in search_index:
-            # Pagefind ran while the statistics were computed; the render workers wait for it, so
-            # its memory and theirs never add up.
+            # Pagefind ran while the statistics were computed (and while the workers that read a
+            # registry rendered its servers' pages); the rest of the site is rendered after it.
             index.wait()
             if isinstance(writer, TarWriter):
                 writer.add_tree("pagefind", index.output)
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - started
-        engine = engine_key(config, {k: v for k, v in model.site.items() if k != "data_as_of"})
-        manifest = Manifest(out, engine, writer.has_previous)
+        manifest = manifest_for(model.site)
         timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         model.close()  # the workers' memory is free before the tar is put together
         started = time.perf_counter()

@@ -68,6 +68,8 @@ class Owners:
     def __init__(self, count: int) -> None:
         context = multiprocessing.get_context("fork")
         self.count = count
+        self.planned: list[Any] = []
+        """The outputs these workers hold (builder.pages.page.Owned), set by whoever gave them work."""
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
         for _ in range(count):

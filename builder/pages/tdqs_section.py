@@ -111,6 +111,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig) -> TdqsSec
     if workers > 1 and len(found) >= OWNED_FROM:
         section.owners = Owners(workers)
         results = section.owners.share(_read_chunk, chunks)
+        section.owners.planned = section.outputs  # filled below: all Owned
     else:
         state: dict[str, Any] = {}
         results = [(-1, _read_chunk(state, chunk)) for chunk in chunks]
