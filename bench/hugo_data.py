@@ -29,6 +29,7 @@ from typing import Any
 
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
+import builder.pages.tdqs_section
 from builder.build import read_and_plan
 from builder.config import SiteConfig
 from builder.pages.page import NavItem, Page
@@ -108,6 +109,8 @@ def _write(path: Path, document: Any) -> int:
 def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> dict[str, int]:
     """Writes the Hugo data for `data_dir` into `project`; returns counts for the report."""
     config = config or SiteConfig()
+    # The export needs every page's context here, not in the worker processes a registry is read by.
+    builder.pages.tdqs_section.OWNED_FROM = sys.maxsize
     model = read_and_plan(data_dir, config)
     server_pages: dict[str, Page] = {}
     tool_pages: dict[str, list[Page]] = defaultdict(list)

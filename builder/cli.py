@@ -80,6 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from builder.build import read_and_plan
 
     model = read_and_plan(_data_dir(args.data), SiteConfig())
+    model.close()
     for problem in model.log.problems:
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
