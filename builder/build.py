@@ -27,7 +27,7 @@ import plotly
 from builder import urls
 from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
-from builder.incremental import Manifest, engine_key
+from builder.incremental import Manifest, cache_folder, engine_key
 from builder.owners import Owners, die_with_parent
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
@@ -80,7 +80,7 @@ there, so it runs while the statistics are computed."""
 
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None,
-    *, start_search: SearchStart | None = None, start_owned: OwnedStart | None = None,
+    *, start_search: SearchStart | None = None, start_owned: OwnedStart | None = None, cache: Path | None = None,
 ) -> Model:
     started = time.perf_counter()
     log = ProblemLog()
@@ -88,7 +88,7 @@ def read_and_plan(
     present: list[tuple[GradingSystem, Any]] = []
     try:
         for system in systems if systems is not None else all_systems():
-            corpus = system.read(data_dir, log, config)
+            corpus = system.read(data_dir, log, config, cache)
             if corpus is not None:
                 present.append((system, corpus))
         model = _plan(con, log, config, present, start_search, start_owned, started)
@@ -407,7 +407,8 @@ def build(
     model: Model | None = None
     try:
         model = read_and_plan(
-            data_dir, config, start_search=start_search if search else None, start_owned=start_owned_render
+            data_dir, config, start_search=start_search if search else None, start_owned=start_owned_render,
+            cache=cache_folder(out),
         )
         timings = dict(model.timings)
         started = time.perf_counter()

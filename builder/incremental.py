@@ -42,13 +42,18 @@ def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in suffixes)
 
 
-def engine_key(config: SiteConfig, site: dict[str, Any]) -> str:
-    """Everything besides an output's own data that can change its bytes."""
-    parts: list[bytes | str] = [str(MANIFEST_VERSION), version("tdqs"), config.model_dump_json()]
-    parts.append(json.dumps(site, default=lambda item: getattr(item, "__dict__", str(item)), sort_keys=True))
+def code_key() -> str:
+    """The builder's code, templates and static files, and the tdqs version."""
+    parts: list[bytes | str] = [str(MANIFEST_VERSION), version("tdqs")]
     for path in _tree(_ROOT, (".py", ".sql")) + _tree(_TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
         parts += [path.relative_to(_ROOT.parent).as_posix(), path.read_bytes()]
     return content_key(*parts)
+
+
+def engine_key(config: SiteConfig, site: dict[str, Any]) -> str:
+    """Everything besides an output's own data that can change its bytes."""
+    site_json = json.dumps(site, default=lambda item: getattr(item, "__dict__", str(item)), sort_keys=True)
+    return content_key(code_key(), config.model_dump_json(), site_json)
 
 
 def cache_folder(out: Path) -> Path:

@@ -22,10 +22,11 @@ from builder.problems import ProblemLog
 @dataclass(frozen=True)
 class GradingSystem:
     key: str
-    read: Callable[[Path, ProblemLog, SiteConfig], Any | None]
+    read: Callable[[Path, ProblemLog, SiteConfig, Path | None], Any | None]
     """Reads and validates the system's files under the data directory; None when it has none.
     A system may plan its records' own pages as it reads them (TDQS does, see
-    builder.pages.tdqs_section), so it is given the site settings."""
+    builder.pages.tdqs_section), so it is given the site settings, and the build's cache folder
+    (None when there is none), where it may keep what it read for the next build."""
     load: Callable[[duckdb.DuckDBPyConnection, Any], None]
     """Loads the validated records into DuckDB tables named `<key>_…`."""
     outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Page | DataFile]]

@@ -89,3 +89,48 @@ def test_an_incremental_build_by_workers_equals_a_cold_one(tmp_path: Path, monke
     assert again.timings["reused"] > 0
     build(data, tmp_path / "cold.tar", CONFIG, search=False)
     assert (tmp_path / "site.tar").read_bytes() == (tmp_path / "cold.tar").read_bytes()
+
+
+def _entries(out: Path) -> dict[str, int]:
+    """Each cache entry's name and inode: an entry written again has a new inode."""
+    return {p.name: p.stat().st_ino for p in (out.parent / f".{out.name}.cache" / "tdqs-servers").glob("*.entry")}
+
+
+def test_a_rebuild_reads_only_the_changed_server_and_the_cache_follows_the_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    _owned(monkeypatch)
+    out = tmp_path / "site.tar"
+    build(data, out, CONFIG, search=False)
+    first = _entries(out)
+    assert len(first) == len(list((data / "servers").iterdir()))
+
+    server = sorted((data / "servers").iterdir())[1]
+    meta = server / "server.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"description": "', '"description": "Now: ', 1),
+                    encoding="utf-8")
+    again = build(data, out, CONFIG, search=False)
+    assert again.timings["reused"] > 0
+    # One server changed: its entry was replaced; every other server was taken from the cache.
+    second = _entries(out)
+    assert len(second.keys() - first.keys()) == 1 and len(first.keys() - second.keys()) == 1
+    assert all(second[name] == first[name] for name in first.keys() & second.keys())
+    build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    assert out.read_bytes() == (tmp_path / "cold.tar").read_bytes()
+
+
+def test_servers_taken_from_the_cache_are_read_again_when_their_pages_must_be_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data)
+    _owned(monkeypatch)
+    out = tmp_path / "site.tar"
+    build(data, out, CONFIG, search=False)
+    out.unlink()  # the cache stays, the previous site is gone: every page is rendered again
+    again = build(data, out, CONFIG, search=False)
+    assert again.timings["reused"] == 0
+    build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    assert out.read_bytes() == (tmp_path / "cold.tar").read_bytes()

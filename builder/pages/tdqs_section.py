@@ -12,11 +12,13 @@ made from the summaries alone, so both give the same site.
 from __future__ import annotations
 
 import os
+import pickle
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from builder.config import SiteConfig
+from builder.incremental import code_key, content_key
 from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
 from builder.pages.tdqs import server_outputs
@@ -26,7 +28,7 @@ from builder.publish.badges import Badge, BadgeSet
 from builder.render import Renderer
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
-from builder.sources.tdqs.reader import STAND_IN_PREFIX, SYSTEM, read_server
+from builder.sources.tdqs.reader import STAND_IN_PREFIX, SYSTEM, Server, folder_digest, read_server
 from builder.sources.tdqs.registry_index import compare_index
 
 OWNED_FROM = 400
@@ -61,11 +63,15 @@ class TdqsSection:
 class _Chunk:
     start: int
     """Where the chunk's outputs begin in the reader's list of outputs."""
-    summaries: list[ServerSummary]
-    outputs: list[tuple[str, str | None, bool]]
-    """(path, key, is a page) of each output, in the reader's order."""
-    log: ProblemLog
-    badges: dict[str, Badge]
+    keys: list[str]
+    """Each server's cache key."""
+    entries: list[bytes]
+    """Each server's `_Entry`, pickled: what the parent needs of it (and what the cache keeps)."""
+
+
+_Entry = tuple[ServerSummary | None, list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge]]
+"""A server's summary (None when it has no usable capture), its outputs' (path, key, is a page),
+the problems its files raised and the badges its pages show."""
 
 
 def _problems_by_file(log: ProblemLog) -> dict[str, list[Problem]]:
@@ -76,55 +82,168 @@ def _problems_by_file(log: ProblemLog) -> dict[str, list[Problem]]:
     return grouped
 
 
-def _read_chunk(state: dict[str, Any], argument: tuple[Path, SiteConfig, list[layout.ServerFiles]]) -> _Chunk:
-    """Reads, summarises and plans some servers; their outputs stay in `state`."""
-    data_dir, config, found = argument
+@dataclass(frozen=True)
+class _Reading:
+    """What reading a server needs besides its files."""
+
+    data_dir: Path
+    config: SiteConfig
+    code: str
+    """builder.incremental.code_key() with the site settings: part of every cache key."""
+    cache: Path | None
+    """Where each server's entry is kept between builds, under its content key (`ServerCache`)."""
+
+
+def _outputs_of(files: layout.ServerFiles, digest: str, reading: _Reading, log: ProblemLog,
+                badges: BadgeSet) -> tuple[Server | None, list[Page | DataFile]]:
+    server = read_server(files, reading.data_dir, log, digest)
+    if server is None:
+        return None, []
+    return server, list(server_outputs(server, _problems_by_file(log), reading.config, badges))
+
+
+def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, renderer: Renderer
+              ) -> tuple[bytes, list[Page | DataFile]]:
     log = ProblemLog()
-    outputs: list[Page | DataFile] = state.setdefault("outputs", [])
-    badges: BadgeSet = state.setdefault("badges", BadgeSet())
-    before = badges.used()
-    start = len(outputs)
-    servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
-    problems = _problems_by_file(log)
-    renderer: Renderer = state.setdefault("renderer", Renderer(config, {}))
-    summaries = []
-    for server in servers:
+    badges = BadgeSet()
+    server, outputs = _outputs_of(files, digest, reading, log, badges)
+    summary = None
+    if server is not None:
         summary = summarise(server)
         doc = summary.search
         # Rendered here, on the worker's core: the search document depends on the server alone.
         html = renderer.render_string(doc.template, doc=doc.context)
-        summaries.append(replace(summary, search=replace(doc, context=None, html=html)))
-        outputs.extend(server_outputs(server, problems, config, badges))
-    planned = [(o.path, o.key, isinstance(o, Page)) for o in outputs[start:]]
-    fresh = {path: badge for path, badge in badges.used().items() if path not in before}
-    return _Chunk(start, summaries, planned, log, fresh)
+        summary = replace(summary, search=replace(doc, context=None, html=html))
+    planned = [(o.path, o.key, isinstance(o, Page)) for o in outputs]
+    entry: _Entry = (summary, planned, log, badges.used())
+    return pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), outputs
 
 
-def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig) -> TdqsSection | None:
+@dataclass(frozen=True)
+class _Deferred:
+    """The outputs of a server whose entry came from the cache, not made unless asked for."""
+
+    files: layout.ServerFiles
+    digest: str
+    reading: _Reading
+    start: int
+    count: int
+
+
+class _Outputs(list):  # type: ignore[type-arg]
+    """A reader's outputs. A server whose entry came from the cache is not read: its outputs are
+    `_Deferred` until one of them is asked for (its pages' inputs or the templates changed), and
+    then it is read and its outputs made after all."""
+
+    def __getitem__(self, index: Any) -> Any:
+        item = super().__getitem__(index)
+        if isinstance(item, _Deferred):
+            _, made = _outputs_of(item.files, item.digest, item.reading, ProblemLog(), BadgeSet())
+            if len(made) != item.count:
+                raise RuntimeError(f"{item.files.folder}: the cached plan does not match the data")
+            self[item.start : item.start + item.count] = made
+            item = super().__getitem__(index)
+        return item
+
+
+def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.ServerFiles]]) -> _Chunk:
+    """Reads (or takes from the cache), summarises and plans some servers; their outputs stay in
+    `state`."""
+    reading, found = argument
+    outputs: _Outputs = state.setdefault("outputs", _Outputs())
+    renderer: Renderer = state.setdefault("renderer", Renderer(reading.config, {}))
+    cache = ServerCache(reading.cache) if reading.cache is not None else None
+    start = len(outputs)
+    keys, entries = [], []
+    for files in found:
+        digest = folder_digest(files)
+        key = content_key(reading.code, digest)
+        cached = cache.load(key) if cache is not None else None
+        if cached is not None:
+            count, entry = cached
+            outputs.extend([_Deferred(files, digest, reading, len(outputs), count)] * count)
+        else:
+            entry, made = _read_one(files, digest, reading, renderer)
+            outputs.extend(made)
+            if cache is not None:
+                cache.store(key, len(made), entry)
+        keys.append(key)
+        entries.append(entry)
+    return _Chunk(start, keys, entries)
+
+
+class ServerCache:
+    """Each server's `_Entry` between builds, in one file named by its content key: the bytes of
+    the server's files, the builder's code and templates, and the site settings. A rebuild reads
+    only the servers whose key is not here; the rest cost a hash of their files."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def load(self, key: str) -> tuple[int, bytes] | None:
+        try:
+            data = (self.folder / f"{key}.entry").read_bytes()
+        except OSError:
+            return None
+        if len(data) < 4:
+            return None
+        return int.from_bytes(data[:4], "little"), data[4:]
+
+    def store(self, key: str, count: int, entry: bytes) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
+        temporary.write_bytes(count.to_bytes(4, "little") + entry)
+        os.replace(temporary, self.folder / f"{key}.entry")
+
+    def keep_only(self, keys: set[str]) -> None:
+        """Removes the entries of servers that are gone or changed."""
+        if not self.folder.is_dir():
+            return
+        for path in self.folder.iterdir():
+            if path.name.removesuffix(".entry") not in keys:
+                path.unlink(missing_ok=True)
+
+
+def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None
+                 ) -> TdqsSection | None:
+    """`cache`: the build's cache folder, where each server's entry is kept for the next build
+    (only when the corpus is read by workers: a small one is read faster than its cache)."""
     found = layout.discover(data_dir)
     index_path = data_dir / layout.INDEX_FILE
     if not found and not index_path.exists():
         return None
     workers = os.cpu_count() or 1
-    chunks = [(data_dir, config, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
+    owned = workers > 1 and len(found) >= OWNED_FROM
+    folder = cache / "tdqs-servers" if cache is not None and owned else None
+    reading = _Reading(data_dir, config, content_key(code_key(), config.model_dump_json()), folder)
+    chunks = [(reading, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
     section = TdqsSection([], [], BadgeSet(), None)
-    if workers > 1 and len(found) >= OWNED_FROM:
+    if owned:
         section.owners = Owners(workers)
         results = section.owners.share(_read_chunk, chunks)
         section.owners.planned = section.outputs  # filled below: all Owned
     else:
         state: dict[str, Any] = {}
         results = [(-1, _read_chunk(state, chunk)) for chunk in chunks]
-        section.outputs = state.get("outputs", [])
+        section.outputs = list(state.get("outputs", []))
+    keys: set[str] = set()
     for owner, chunk in results:
-        log.merge(chunk.log)
-        section.badges.add(chunk.badges)
-        section.summaries.extend(chunk.summaries)
-        if owner >= 0:
-            section.outputs.extend(
-                Owned(path, key, page, owner, chunk.start + offset)
-                for offset, (path, key, page) in enumerate(chunk.outputs)
-            )
+        position = chunk.start
+        keys.update(chunk.keys)
+        for data in chunk.entries:
+            entry: _Entry = pickle.loads(data)
+            summary, planned, server_log, badges = entry
+            log.merge(server_log)
+            section.badges.add(badges)
+            if summary is not None:
+                section.summaries.append(summary)
+            if owner >= 0:
+                section.outputs.extend(
+                    Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
+                )
+            position += len(planned)
+    if folder is not None:
+        ServerCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
     compare_index(stored_index, [s.index_entry for s in section.summaries], log)
     return section

@@ -269,7 +269,10 @@ def _capture(
     )
 
 
-def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLog) -> Server | None:
+def read_server(
+    server_files: layout.ServerFiles, data_dir: Path, log: ProblemLog, digest: str | None = None
+) -> Server | None:
+    """`digest`: the folder's `folder_digest`, when the caller has it already."""
     folder_name = relative_name(server_files.folder, data_dir)
     for stray in server_files.strays:
         log.reject(relative_name(stray, data_dir), SYSTEM, "$",
@@ -300,11 +303,11 @@ def read_server(server_files: layout.ServerFiles, data_dir: Path, log: ProblemLo
         meta=meta,
         captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
         unscored_definitions=unscored,
-        digest=_folder_digest(server_files),
+        digest=digest or folder_digest(server_files),
     )
 
 
-def _folder_digest(server_files: layout.ServerFiles) -> str:
+def folder_digest(server_files: layout.ServerFiles) -> str:
     parts: list[bytes | str] = [server_files.server_id]
     paths = [server_files.meta] + [p for c in server_files.captures for p in (c.score, c.tools)]
     for path in sorted((p for p in paths if p is not None), key=lambda p: p.name):
