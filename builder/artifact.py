@@ -45,17 +45,34 @@ def _header(info: tarfile.TarInfo) -> bytes:
         return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "strict")
 
 
+_AFTER_TYPE = b"\0" * 100 + tarfile.POSIX_MAGIC + b"\0" * (32 + 32 + 8 + 8 + 155 + 12)
+"""A ustar header after its type flag: no link name, the magic, no owner names, no device
+numbers, no prefix, and the padding to 512 bytes."""
+
+
+def ustar_header(name: str, size: int, mode: int, kind: bytes) -> bytes:
+    """The ustar header `tarfile` writes for a member with no owner and time `MTIME`, made
+    directly: a registry's artifact has half a million of them, and `tarfile` takes 20 times as
+    long. Names that do not fit ustar's 100-byte name field as ASCII go through `tarfile`."""
+    encoded = name.encode("ascii", "replace")
+    if len(name) > 100 or not name.isascii() or size >= 8**11:
+        info = tarfile.TarInfo(name)
+        info.size, info.mode, info.mtime, info.type = size, mode, MTIME, kind
+        return _header(info)
+    block = b"".join((
+        encoded.ljust(100, b"\0"), b"%07o\0" % mode, b"0000000\0", b"0000000\0", b"%011o\0" % size,
+        b"%011o\0" % MTIME, b"        ", kind, _AFTER_TYPE,
+    ))
+    return block[:148] + b"%06o\0" % sum(block) + block[155:]
+
+
 def member_record(path: str, data: bytes) -> bytes:
-    info = tarfile.TarInfo(path)
-    info.size, info.mode, info.mtime = len(data), 0o644, MTIME
     padding = -len(data) % BLOCK
-    return _header(info) + data + b"\0" * padding
+    return ustar_header(path, len(data), 0o644, tarfile.REGTYPE) + data + b"\0" * padding
 
 
 def folder_record(path: str) -> bytes:
-    info = tarfile.TarInfo(path + "/")
-    info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, MTIME
-    return _header(info)
+    return ustar_header(path + "/", 0, 0o755, tarfile.DIRTYPE)
 
 
 class SegmentWriter(Writer):
