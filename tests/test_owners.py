@@ -17,6 +17,7 @@ import builder.pages.tdqs_section as section
 from builder.build import build
 from builder.config import SiteConfig
 from builder.owners import OwnerError, Owners
+from builder.read_cache import ReadCache
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
@@ -134,3 +135,16 @@ def test_servers_taken_from_the_cache_are_read_again_when_their_pages_must_be_re
     assert again.timings["reused"] == 0
     build(data, tmp_path / "cold.tar", CONFIG, search=False)
     assert out.read_bytes() == (tmp_path / "cold.tar").read_bytes()
+
+
+def test_a_damaged_cache_entry_is_read_as_missing(tmp_path: Path) -> None:
+    cache = ReadCache(tmp_path / "cache")
+    cache.store("k1", 3, b"entry bytes")
+    assert cache.load("k1") == (3, b"entry bytes")
+    path = tmp_path / "cache" / "k1.entry"
+    path.write_bytes(path.read_bytes()[:-1])
+    assert cache.load("k1") is None
+    assert cache.load("absent") is None
+    cache.store("k2", 0, b"")
+    cache.keep_only({"k2"})
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["k2.entry"]

@@ -7,6 +7,10 @@ summaries, its problems and the badges its pages use. The build later asks each 
 its servers' pages (`Owned` outputs). A small corpus is read the same way in the build's own
 process, whose pages are then ordinary outputs. Either way the parent's corpus-wide outputs are
 made from the summaries alone, so both give the same site.
+
+Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
+of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
+files changed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from builder.pages.tdqs import server_outputs
 from builder.pages.tdqs_summary import ServerSummary, summarise
 from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
+from builder.read_cache import ReadCache
 from builder.render import Renderer
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
@@ -91,7 +96,7 @@ class _Reading:
     code: str
     """builder.incremental.code_key() with the site settings: part of every cache key."""
     cache: Path | None
-    """Where each server's entry is kept between builds, under its content key (`ServerCache`)."""
+    """Where each server's entry is kept between builds, under its content key (`ReadCache`)."""
 
 
 def _outputs_of(files: layout.ServerFiles, digest: str, reading: _Reading, log: ProblemLog,
@@ -152,7 +157,7 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.Ser
     reading, found = argument
     outputs: _Outputs = state.setdefault("outputs", _Outputs())
     renderer: Renderer = state.setdefault("renderer", Renderer(reading.config, {}))
-    cache = ServerCache(reading.cache) if reading.cache is not None else None
+    cache = ReadCache(reading.cache) if reading.cache is not None else None
     start = len(outputs)
     keys, entries = [], []
     for files in found:
@@ -170,38 +175,6 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.Ser
         keys.append(key)
         entries.append(entry)
     return _Chunk(start, keys, entries)
-
-
-class ServerCache:
-    """Each server's `_Entry` between builds, in one file named by its content key: the bytes of
-    the server's files, the builder's code and templates, and the site settings. A rebuild reads
-    only the servers whose key is not here; the rest cost a hash of their files."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def load(self, key: str) -> tuple[int, bytes] | None:
-        try:
-            data = (self.folder / f"{key}.entry").read_bytes()
-        except OSError:
-            return None
-        if len(data) < 4:
-            return None
-        return int.from_bytes(data[:4], "little"), data[4:]
-
-    def store(self, key: str, count: int, entry: bytes) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
-        temporary.write_bytes(count.to_bytes(4, "little") + entry)
-        os.replace(temporary, self.folder / f"{key}.entry")
-
-    def keep_only(self, keys: set[str]) -> None:
-        """Removes the entries of servers that are gone or changed."""
-        if not self.folder.is_dir():
-            return
-        for path in self.folder.iterdir():
-            if path.name.removesuffix(".entry") not in keys:
-                path.unlink(missing_ok=True)
 
 
 def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None
@@ -243,7 +216,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
                 )
             position += len(planned)
     if folder is not None:
-        ServerCache(folder).keep_only(keys)
+        ReadCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
     compare_index(stored_index, [s.index_entry for s in section.summaries], log)
     return section
