@@ -7,6 +7,10 @@
    output, then swap it into place. A failed or interrupted build leaves the previous site whole.
    An output named `*.tar` is written as a GitHub Pages artifact instead (builder.artifact).
 
+A registry is read by worker processes that keep what they read (builder.owners): its servers'
+pages are `Owned` outputs, which those workers render, starting as soon as phase 1 knows the
+site-wide values, while this process computes the statistics.
+
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
 
@@ -69,13 +73,13 @@ class Model:
 
 
 SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
+"""Called once the corpus is loaded, with what the search index needs: every system's search
+documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
+there, so it runs while the statistics are computed."""
 OwnedStart = Callable[[Owners, dict[str, Any]], int]
 """Called once the site-wide values are known, with the workers holding `Owned` outputs: the build
 sets them rendering there, while this process computes the statistics and Pagefind indexes;
 returns how many outputs the previous build lent."""
-"""Called once the corpus is loaded, with what the search index needs: every system's search
-documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
-there, so it runs while the statistics are computed."""
 
 
 def read_and_plan(
@@ -212,7 +216,8 @@ def render_and_write(
 ) -> dict[str, float]:
     """Renders every output that the previous build cannot lend (see builder.incremental) and
     writes it; returns seconds spent rendering and writing, and how many outputs were reused.
-    A large site on a folder is rendered by one forked worker per core (`_render_in_workers`)."""
+    Outputs held by reader workers are rendered there (`start_owned`); otherwise a large site is
+    rendered by one forked worker per core (`_render_in_workers`)."""
     outputs = model.outputs
     if model.owners is not None and model.owned_reused is None:
         if not isinstance(writer, SiteWriter):
