@@ -88,22 +88,23 @@ def read_and_plan(
 ) -> Model:
     started = time.perf_counter()
     log = ProblemLog()
-    con = connect()
     present: list[tuple[GradingSystem, Any]] = []
     try:
         for system in systems if systems is not None else all_systems():
             corpus = system.read(data_dir, log, config, cache)
             if corpus is not None:
                 present.append((system, corpus))
-        model = _plan(con, log, config, present, start_search, start_owned, started)
+        # DuckDB is opened after reading: a reader may fork workers, which must not inherit its threads.
+        con = connect()
+        try:
+            return _plan(con, log, config, present, start_search, start_owned, started)
+        finally:
+            con.close()
     except BaseException:
         for system, corpus in present:
             if (owners := system.owners(corpus)) is not None:
                 owners.close()
         raise
-    finally:
-        con.close()
-    return model
 
 
 def _plan(
