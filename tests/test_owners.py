@@ -61,9 +61,14 @@ def _owned(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(section.os, "cpu_count", lambda: 2)
 
 
-def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _data(tmp_path: Path) -> Path:
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data)
+    return data
+
+
+def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _data(tmp_path)
     one = build(data, tmp_path / "one", CONFIG)
     build(data, tmp_path / "one.tar", CONFIG)
     _owned(monkeypatch)
@@ -77,39 +82,22 @@ def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch:
     assert owned.log.problems, "the embedded corpus is expected to have warnings"
 
 
-def test_an_incremental_build_by_workers_equals_a_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
-    _owned(monkeypatch)
-    build(data, tmp_path / "site.tar", CONFIG, search=False)
-    server = sorted((data / "servers").iterdir())[0]
-    meta = server / "server.json"
-    meta.write_text(meta.read_text(encoding="utf-8").replace('"description": "', '"description": "Now: ', 1),
-                    encoding="utf-8")
-    again = build(data, tmp_path / "site.tar", CONFIG, search=False)
-    assert again.timings["reused"] > 0
-    build(data, tmp_path / "cold.tar", CONFIG, search=False)
-    assert (tmp_path / "site.tar").read_bytes() == (tmp_path / "cold.tar").read_bytes()
-
-
 def _entries(out: Path) -> dict[str, int]:
     """Each cache entry's name and inode: an entry written again has a new inode."""
     return {p.name: p.stat().st_ino for p in (out.parent / f".{out.name}.cache" / "tdqs-servers").glob("*.entry")}
 
 
-def test_a_rebuild_reads_only_the_changed_server_and_the_cache_follows_the_data(
+def test_a_rebuild_by_workers_reads_only_the_changed_server_and_equals_a_cold_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
+    data = _data(tmp_path)
     _owned(monkeypatch)
     out = tmp_path / "site.tar"
     build(data, out, CONFIG, search=False)
     first = _entries(out)
     assert len(first) == len(list((data / "servers").iterdir()))
 
-    server = sorted((data / "servers").iterdir())[1]
-    meta = server / "server.json"
+    meta = sorted((data / "servers").iterdir())[1] / "server.json"
     meta.write_text(meta.read_text(encoding="utf-8").replace('"description": "', '"description": "Now: ', 1),
                     encoding="utf-8")
     again = build(data, out, CONFIG, search=False)
@@ -125,8 +113,7 @@ def test_a_rebuild_reads_only_the_changed_server_and_the_cache_follows_the_data(
 def test_servers_taken_from_the_cache_are_read_again_when_their_pages_must_be_rendered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data)
+    data = _data(tmp_path)
     _owned(monkeypatch)
     out = tmp_path / "site.tar"
     build(data, out, CONFIG, search=False)
