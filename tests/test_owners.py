@@ -82,6 +82,15 @@ def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch:
     assert owned.log.problems, "the embedded corpus is expected to have warnings"
 
 
+def _built_by_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A copy of the embedded corpus, built by workers into `site.tar`: (data, the tar)."""
+    data = _data(tmp_path)
+    _owned(monkeypatch)
+    out = tmp_path / "site.tar"
+    build(data, out, CONFIG, search=False)
+    return data, out
+
+
 def _entries(out: Path) -> dict[str, int]:
     """Each cache entry's name and inode: an entry written again has a new inode."""
     return {p.name: p.stat().st_ino for p in (out.parent / f".{out.name}.cache" / "tdqs-servers").glob("*.entry")}
@@ -90,10 +99,7 @@ def _entries(out: Path) -> dict[str, int]:
 def test_a_rebuild_by_workers_reads_only_the_changed_server_and_equals_a_cold_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = _data(tmp_path)
-    _owned(monkeypatch)
-    out = tmp_path / "site.tar"
-    build(data, out, CONFIG, search=False)
+    data, out = _built_by_workers(tmp_path, monkeypatch)
     first = _entries(out)
     assert len(first) == len(list((data / "servers").iterdir()))
 
@@ -113,10 +119,7 @@ def test_a_rebuild_by_workers_reads_only_the_changed_server_and_equals_a_cold_bu
 def test_servers_taken_from_the_cache_are_read_again_when_their_pages_must_be_rendered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = _data(tmp_path)
-    _owned(monkeypatch)
-    out = tmp_path / "site.tar"
-    build(data, out, CONFIG, search=False)
+    data, out = _built_by_workers(tmp_path, monkeypatch)
     out.unlink()  # the cache stays, the previous site is gone: every page is rendered again
     again = build(data, out, CONFIG, search=False)
     assert again.timings["reused"] == 0
