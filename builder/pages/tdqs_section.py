@@ -94,7 +94,8 @@ class _Reading:
     data_dir: Path
     config: SiteConfig
     code: str
-    """builder.incremental.code_key() with the site settings: part of every cache key."""
+    """builder.incremental.code_key() with the site settings: part of every cache key (empty when
+    there is no cache)."""
     cache: Path | None
     """Where each server's entry is kept between builds, under its content key (`ReadCache`)."""
 
@@ -188,7 +189,8 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     workers = os.cpu_count() or 1
     owned = workers > 1 and len(found) >= OWNED_FROM
     folder = cache / "tdqs-servers" if cache is not None and owned else None
-    reading = _Reading(data_dir, config, content_key(code_key(), config.model_dump_json()), folder)
+    code = content_key(code_key(), config.model_dump_json()) if folder is not None else ""
+    reading = _Reading(data_dir, config, code, folder)
     chunks = [(reading, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
     section = TdqsSection([], [], BadgeSet(), None)
     if owned:
