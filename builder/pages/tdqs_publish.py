@@ -101,9 +101,10 @@ def changes_page(rows: list[ChangeRow]) -> Page:
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:
+    """Written only when the server changed: the feed is made when it is rendered, not planned."""
     title = f"{server.display_name}: TDQS changes"
-    return DataFile(server_feed_path(server), atom(title, server_feed_path(server), server_entries(server), config),
-                    key=server.digest)
+    path = server_feed_path(server)
+    return DataFile(path, lambda: atom(title, path, server_entries(server), config), key=server.digest)
 
 
 def site_feed(entries: list[FeedEntry], config: SiteConfig) -> DataFile:

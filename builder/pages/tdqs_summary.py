@@ -11,14 +11,13 @@ reading it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from builder import urls
-from builder.pages.tdqs_publish import ChangeRow, FeedEntry, server_entries, server_history
-from builder.pages.tdqs_views import ServerScores, server_scores
+from builder.pages.tdqs_publish import ChangeRow, FeedEntry, server_entries
+from builder.pages.tdqs_views import ServerScores, server_history, server_scores
 from builder.sources.tdqs.reader import Server
 from builder.sources.tdqs.registry_index import IndexServer, index_server
-from builder.store.tdqs import server_rows
+from builder.store.tdqs import ServerRows, server_rows
 from builder.systems import SearchDoc
 
 
@@ -34,7 +33,7 @@ class ServerSummary:
     spec_versions: tuple[str, ...]
     newest: str
     """The newest capture's generatedAt."""
-    rows: tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]
+    rows: ServerRows
     """The server's rows of the DuckDB tables tdqs_servers, tdqs_captures and tdqs_tools."""
     index_entry: IndexServer
     changes: list[ChangeRow]
