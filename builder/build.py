@@ -111,20 +111,24 @@ def _plan(
     con: Any, log: ProblemLog, config: SiteConfig, present: list[tuple[GradingSystem, Any]],
     start_search: SearchStart | None, start_owned: OwnedStart | None, started: float,
 ) -> Model:
+    # Systems without search documents first: their pages go into the search index as they are.
+    # Pagefind and the reading workers are set going before the systems with search documents (a
+    # registry) are loaded into DuckDB, so that load runs beside them.
+    first = [(system, corpus) for system, corpus in present if system.search_docs is None]
+    later = [(system, corpus) for system, corpus in present if system.search_docs is not None]
     _load_problems(con, log)
-    for system, corpus in present:
+    for system, corpus in first:
         system.load(con, corpus)
-    loaded = time.perf_counter()
+    begun = time.perf_counter()
+    later_loading = 0.0
     nav: list[NavItem] = [item for system, corpus in present for item in system.nav(corpus)]
     stand_ins = sorted({m for system, corpus in present for m in system.stand_in_models(corpus)})
     stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
     site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
-    # Systems without search documents first: their pages go into the search index as they are.
     produced: dict[str, list[Output]] = {}
-    for system, corpus in present:
-        if system.search_docs is None:
-            produced[system.key] = list(system.outputs(con, corpus, config))
-    search_docs = [system.search_docs(corpus) for system, corpus in present if system.search_docs is not None]
+    for system, corpus in first:
+        produced[system.key] = list(system.outputs(con, corpus, config))
+    search_docs = [system.search_docs(corpus) for system, corpus in later if system.search_docs is not None]
     searchable = [o for outputs in produced.values() for o in outputs if isinstance(o, Page)]
     search_started = time.perf_counter()
     if start_search is not None:
@@ -134,9 +138,11 @@ def _plan(
     if len(owners) > 1:
         raise ValueError("only one grading system can read its corpus in worker processes")
     owned_reused = start_owned(owners[0], site) if owners and start_owned is not None else None
-    for system, corpus in present:
-        if system.search_docs is not None:
-            produced[system.key] = list(system.outputs(con, corpus, config))
+    for system, corpus in later:
+        loading_from = time.perf_counter()
+        system.load(con, corpus)
+        later_loading += time.perf_counter() - loading_from
+        produced[system.key] = list(system.outputs(con, corpus, config))
     outputs: list[Output] = [o for system, _ in present for o in produced[system.key]]
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
@@ -149,8 +155,8 @@ def _plan(
     outputs.extend(sitemap_files(pages, config))
     _check_paths(outputs)
     timings = {
-        "load": loaded - started,
-        "statistics": time.perf_counter() - loaded - search_started,
+        "load": begun - started + later_loading,
+        "statistics": time.perf_counter() - begun - search_started - later_loading,
         "search": search_started,
     }
     return Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
@@ -389,8 +395,7 @@ def build(
 
     def start_search(docs: list[Iterable[SearchDoc]], pages: list[Page], site: dict[str, Any]) -> None:
         renderer = Renderer(config, site)
-        work = writer.staging if isinstance(writer, TarWriter) else writer.staging.parent
-        index = SearchIndex(writer.staging / "pagefind", work)
+        index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source")
         search_index.append(index)
         index.add(
             ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
@@ -417,19 +422,19 @@ def build(
             cache=cache_folder(out),
         )
         timings = dict(model.timings)
+        manifest = manifest_for(model.site)
+        # Pagefind runs while the statistics are computed and the site is rendered (by the workers
+        # that read a registry, too); "search" is the time spent waiting for it after that.
+        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
+        model.close()  # the workers' memory is free before the tar is put together
         started = time.perf_counter()
         for index in search_index:
-            # Pagefind ran while the statistics were computed (and while the workers that read a
-            # registry rendered its servers' pages); the rest of the site is rendered after it.
             index.wait()
             if isinstance(writer, TarWriter):
                 writer.add_tree("pagefind", index.output)
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - started
-        manifest = manifest_for(model.site)
-        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
-        model.close()  # the workers' memory is free before the tar is put together
         started = time.perf_counter()
         writer.commit()
         manifest.save()
