@@ -12,11 +12,16 @@ the purpose as soon as the corpus is loaded, beside the staging folder:
 
 Indexing whole registry pages instead costs ten times the time, and Pagefind's memory grows past
 what a 24 GB machine has at a quarter of a million pages.
+
+The search source is kept in the build's cache folder between builds: a rebuild writes only the
+documents that changed and removes those that are gone, instead of writing (and deleting) every
+one again. Pagefind still indexes all of them: it has no incremental mode.
 """
 
 from __future__ import annotations
 
-import shutil
+import contextlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -34,34 +39,53 @@ class SearchIndexError(RuntimeError):
 
 
 class SearchIndex:
-    """One Pagefind run: documents and pages are written into a search-source folder made in
-    `work`, then `start()` runs Pagefind in the background (the build computes its statistics
-    meanwhile) and `wait()` collects it, with its index in `output`."""
+    """One Pagefind run: documents and pages are put into the search-source folder `source` (kept
+    from the previous build), then `start()` runs Pagefind in the background (the build computes
+    its statistics meanwhile) and `wait()` collects it, with its index in `output`."""
 
-    def __init__(self, output: Path, work: Path) -> None:
+    def __init__(self, output: Path, source: Path) -> None:
         self.output = output
-        self.source = Path(tempfile.mkdtemp(prefix="search-source-", dir=work))
+        self.source = source
+        self.source.mkdir(parents=True, exist_ok=True)
+        self._kept: set[str] = set()
         self._made: set[Path] = set()
         self._process: subprocess.Popen[bytes] | None = None
         self._errors: Any = None
 
-    def _place(self, path: str) -> Path:
-        target = self.source / check_output_path(path)
+    def _put(self, path: str, content: bytes) -> None:
+        """Writes `content` at `path` unless the previous build left it there already."""
+        relative = check_output_path(path)
+        self._kept.add(relative)
+        target = self.source / relative
+        try:
+            with open(target, "rb") as previous:
+                if previous.read(len(content) + 1) == content:
+                    return
+        except OSError:
+            pass
         if target.parent not in self._made:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._made.add(target.parent)
-        return target
+        target.write_bytes(content)
 
     def add(self, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, str | bytes]]) -> None:
-        """`docs`: search-source path → HTML; `pages`: rendered pages to index as they are."""
+        """`docs`: search-source path → HTML; `pages`: rendered pages to index as they are. Files
+        of a previous build that are not among them are removed."""
         for path, html in docs:
-            self._place(path).write_text(html, encoding="utf-8")
+            self._put(path, html.encode("utf-8"))
         for path, content in pages:
-            target = self._place(path)
-            if isinstance(content, str):
-                target.write_text(content, encoding="utf-8")
-            else:
-                target.write_bytes(content)
+            self._put(path, content.encode("utf-8") if isinstance(content, str) else content)
+        self._remove_others()
+
+    def _remove_others(self) -> None:
+        for folder, subfolders, files in os.walk(self.source, topdown=False):
+            base = Path(folder).relative_to(self.source)
+            for name in files:
+                if (base / name).as_posix() not in self._kept:
+                    os.unlink(os.path.join(folder, name))
+            for name in subfolders:
+                with contextlib.suppress(OSError):  # not empty: it holds kept documents
+                    os.rmdir(os.path.join(folder, name))
 
     def start(self) -> None:
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
@@ -85,11 +109,11 @@ class SearchIndex:
             self.close()
 
     def close(self) -> None:
-        """Stops a run still going (a build that failed meanwhile) and removes the source folder."""
+        """Stops a run still going (a build that failed meanwhile); the source folder is kept for
+        the next build."""
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
             self._process.wait()
         if self._errors is not None:
             self._errors.close()
-        shutil.rmtree(self.source, ignore_errors=True)
-
+            self._errors = None
