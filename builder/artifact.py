@@ -24,6 +24,7 @@ import tarfile
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from builder.urls import check_output_path
 from builder.write import RawFolderWriter, Writer, remove_leftovers
@@ -178,36 +179,25 @@ class TarWriter(Writer):
         if missing:
             raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
         target = self.staging / "site.tar"
-        sources: dict[str, mmap.mmap] = {}
+        sources: dict[str, memoryview] = {}
+        maps: list[mmap.mmap] = []
         handles = []
-        members: dict[str, tuple[int, int]] = {}
         try:
             for name in {name for name, _, _ in self.entries.values()}:
                 handle = open(self.out if name == PREVIOUS else self.staging / name, "rb")  # noqa: SIM115
                 handles.append(handle)
-                size = os.fstat(handle.fileno()).st_size
-                sources[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""  # type: ignore[assignment]
-            made: set[str] = set()
+                if os.fstat(handle.fileno()).st_size:
+                    maps.append(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+                    sources[name] = memoryview(maps[-1])
+                else:
+                    sources[name] = memoryview(b"")
             with open(target, "wb", buffering=1 << 20) as tar:
-                for path in sorted(self.entries):
-                    folder = path.rpartition("/")[0]
-                    if folder and folder not in made:
-                        parts = folder.split("/")
-                        for depth in range(1, len(parts) + 1):
-                            ancestor = "/".join(parts[:depth])
-                            if ancestor not in made:
-                                made.add(ancestor)
-                                tar.write(folder_record(ancestor))
-                    name, offset, length = self.entries[path]
-                    members[path] = (tar.tell(), length)
-                    tar.write(sources[name][offset : offset + length])
-                tar.write(b"\0" * (2 * BLOCK))
-                tar.write(b"\0" * (-tar.tell() % tarfile.RECORDSIZE))
-                size = tar.tell()
+                members, size = _assemble(tar, self.entries, sources)
         finally:
-            for source in sources.values():
-                if isinstance(source, mmap.mmap):
-                    source.close()
+            for view in sources.values():
+                view.release()
+            for mapped in maps:
+                mapped.close()
             for handle in handles:
                 handle.close()
         os.replace(target, self.out)
@@ -223,3 +213,57 @@ class TarWriter(Writer):
     def abort(self) -> None:
         self._segment.close()
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _assemble(tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, memoryview]
+              ) -> tuple[dict[str, tuple[int, int]], int]:
+    """Writes the tar: members sorted by path, each folder's record before its first member.
+    Records that lie one after another in the same source (most of a rebuild's, lent by the
+    previous tar, folder records included) are copied as one run. Returns where each member
+    landed and the tar's size."""
+    members: dict[str, tuple[int, int]] = {}
+    made: set[str] = set()
+    position = 0
+    run: list[Any] = [None, 0, 0]  # source name, start, end: bytes not yet written
+
+    def flush() -> None:
+        if run[0] is not None and run[2] > run[1]:
+            tar.write(sources[run[0]][run[1] : run[2]])
+        run[0] = None
+
+    def put(name: str | None, offset: int, data: bytes | memoryview) -> None:
+        """Appends one record: from `name` at `offset` (extending the run when it follows on),
+        or, for a folder record (`name` None), the run's own bytes when they are the same."""
+        nonlocal position
+        length = len(data)
+        if name is None and run[0] is not None:
+            source = sources[run[0]]
+            if source[run[2] : run[2] + length] == data:
+                name, offset = run[0], run[2]
+        if name is not None and name == run[0] and offset == run[2]:
+            run[2] += length
+        else:
+            flush()
+            if name is None:
+                tar.write(data)
+            else:
+                run[:] = [name, offset, offset + length]
+        position += length
+
+    for path in sorted(entries):
+        folder = path.rpartition("/")[0]
+        if folder and folder not in made:
+            parts = folder.split("/")
+            for depth in range(1, len(parts) + 1):
+                ancestor = "/".join(parts[:depth])
+                if ancestor not in made:
+                    made.add(ancestor)
+                    put(None, 0, folder_record(ancestor))
+        name, offset, length = entries[path]
+        members[path] = (position, length)
+        put(name, offset, sources[name][offset : offset + length])
+    flush()
+    end = b"\0" * (2 * BLOCK)
+    end += b"\0" * (-(position + len(end)) % tarfile.RECORDSIZE)
+    tar.write(end)
+    return members, position + len(end)
