@@ -26,6 +26,15 @@ def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
+def encode_rows(columns: Mapping[str, str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """`rows` (tuples in column order) as the JSON Lines `load_rows` reads: a worker process can
+    encode its share ahead, and a rebuild keep it with the rest of a server's cached entry."""
+    names = list(columns)
+    return "".join(
+        json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n" for row in rows
+    ).encode("utf-8")
+
+
 def load_rows(
     con: duckdb.DuckDBPyConnection,
     table: str,
@@ -34,17 +43,26 @@ def load_rows(
 ) -> int:
     """Create `table` with `columns` (name → DuckDB type) and fill it with `rows` (tuples in
     column order). Returns the number of rows loaded."""
-    names = list(columns)
+    return load_encoded(con, table, columns, [encode_rows(columns, rows)])
+
+
+def load_encoded(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Mapping[str, str],
+    chunks: Iterable[bytes],
+) -> int:
+    """Create `table` with `columns` and fill it with rows encoded by `encode_rows`, chunk after
+    chunk. Returns the number of rows loaded."""
     column_sql = ", ".join(f"{_quote(name)} {kind}" for name, kind in columns.items())
     con.execute(f"CREATE OR REPLACE TABLE {_quote(table)} ({column_sql})")
     handle, path = tempfile.mkstemp(suffix=".jsonl", prefix=f"scorecards-{table}-")
     count = 0
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for row in rows:
-                out.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False))
-                out.write("\n")
-                count += 1
+        with os.fdopen(handle, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+                count += chunk.count(b"\n")
         if count:
             spec = "{" + ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in columns.items()) + "}"
             con.execute(

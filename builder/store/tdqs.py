@@ -14,7 +14,7 @@ from tdqs import TOOL_DIMENSIONS
 from tdqs.round_half_up import round_half_up
 
 from builder.sources.tdqs.reader import Capture, Server
-from builder.store.tables import load_rows
+from builder.store.tables import encode_rows, load_encoded
 
 DIMENSION_KEYS = [dimension.key for dimension in TOOL_DIMENSIONS]
 
@@ -80,22 +80,25 @@ def _tool_rows(server: Server) -> Iterator[tuple[Any, ...]]:
             )
 
 
-ServerRows = tuple[tuple[Any, ...], list[tuple[Any, ...]], list[tuple[Any, ...]]]
-"""One server's rows of tdqs_servers, tdqs_captures and tdqs_tools."""
+ServerRows = tuple[bytes, bytes, bytes]
+"""One server's rows of tdqs_servers, tdqs_captures and tdqs_tools, encoded for loading (the
+registry's workers encode them, and a rebuild takes them from its read cache)."""
 
 
 def server_rows(server: Server) -> ServerRows:
     return (
-        (server.server_id, server.slug, server.display_name, server.meta.description, len(server.captures),
-         server.current.capture_id),
-        [_capture_row(server, capture, seq) for seq, capture in enumerate(server.captures)],
-        list(_tool_rows(server)),
+        encode_rows(SERVER_COLUMNS, [(
+            server.server_id, server.slug, server.display_name, server.meta.description, len(server.captures),
+            server.current.capture_id,
+        )]),
+        encode_rows(CAPTURE_COLUMNS, (_capture_row(server, capture, seq) for seq, capture in enumerate(server.captures))),
+        encode_rows(TOOL_COLUMNS, _tool_rows(server)),
     )
 
 
 def load_tdqs(con: duckdb.DuckDBPyConnection, rows: Iterable[ServerRows]) -> None:
     """Loads every server's rows, in the order given."""
     rows = list(rows)
-    load_rows(con, "tdqs_servers", SERVER_COLUMNS, (server for server, _, _ in rows))
-    load_rows(con, "tdqs_captures", CAPTURE_COLUMNS, (row for _, captures, _ in rows for row in captures))
-    load_rows(con, "tdqs_tools", TOOL_COLUMNS, (row for _, _, tools in rows for row in tools))
+    load_encoded(con, "tdqs_servers", SERVER_COLUMNS, (server for server, _, _ in rows))
+    load_encoded(con, "tdqs_captures", CAPTURE_COLUMNS, (captures for _, captures, _ in rows))
+    load_encoded(con, "tdqs_tools", TOOL_COLUMNS, (tools for _, _, tools in rows))
