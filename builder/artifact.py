@@ -16,6 +16,7 @@ and deleting the previous site costs as much again; a tar is one sequential file
 
 from __future__ import annotations
 
+import contextlib
 import json
 import mmap
 import os
@@ -24,7 +25,7 @@ import tarfile
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from builder.urls import check_output_path
 from builder.write import RawFolderWriter, Writer, remove_leftovers
@@ -51,6 +52,11 @@ _AFTER_TYPE = b"\0" * 100 + tarfile.POSIX_MAGIC + b"\0" * (32 + 32 + 8 + 8 + 155
 numbers, no prefix, and the padding to 512 bytes."""
 
 
+_OWNER = b"0000000\0" * 2
+_MTIME_FIELD = b"%011o\0" % MTIME
+_FIXED_SUM = sum(_OWNER) + sum(_MTIME_FIELD) + sum(b" " * 8) + sum(_AFTER_TYPE)
+
+
 def ustar_header(name: str, size: int, mode: int, kind: bytes) -> bytes:
     """The ustar header `tarfile` writes for a member with no owner and time `MTIME`, made
     directly: a registry's artifact has half a million of them, and `tarfile` takes 20 times as
@@ -60,11 +66,14 @@ def ustar_header(name: str, size: int, mode: int, kind: bytes) -> bytes:
         info = tarfile.TarInfo(name)
         info.size, info.mode, info.mtime, info.type = size, mode, MTIME, kind
         return _header(info)
-    block = b"".join((
-        encoded.ljust(100, b"\0"), b"%07o\0" % mode, b"0000000\0", b"0000000\0", b"%011o\0" % size,
-        b"%011o\0" % MTIME, b"        ", kind, _AFTER_TYPE,
+    mode_field, size_field = b"%07o\0" % mode, b"%011o\0" % size
+    # The checksum is the sum of the header's bytes with its own field as spaces: the fixed
+    # fields' share is summed once (_FIXED_SUM), the rest here.
+    checksum = _FIXED_SUM + sum(encoded) + sum(mode_field) + sum(size_field) + kind[0]
+    return b"".join((
+        encoded.ljust(100, b"\0"), mode_field, _OWNER, size_field, _MTIME_FIELD, b"%06o\0 " % checksum, kind,
+        _AFTER_TYPE,
     ))
-    return block[:148] + b"%06o\0" % sum(block) + block[155:]
 
 
 def member_record(path: str, data: bytes) -> bytes:
@@ -179,27 +188,27 @@ class TarWriter(Writer):
         if missing:
             raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
         target = self.staging / "site.tar"
-        sources: dict[str, memoryview] = {}
-        maps: list[mmap.mmap] = []
+        maps: dict[str, mmap.mmap | bytes] = {}
         handles = []
         try:
             for name in {name for name, _, _ in self.entries.values()}:
                 handle = open(self.out if name == PREVIOUS else self.staging / name, "rb")  # noqa: SIM115
                 handles.append(handle)
-                if os.fstat(handle.fileno()).st_size:
-                    maps.append(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
-                    sources[name] = memoryview(maps[-1])
-                else:
-                    sources[name] = memoryview(b"")
+                size = os.fstat(handle.fileno()).st_size
+                maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
             with open(target, "wb", buffering=1 << 20) as tar:
-                members, size = _assemble(tar, self.entries, sources)
+                members, size = _assemble(tar, self.entries, maps)
         finally:
-            for view in sources.values():
-                view.release()
-            for mapped in maps:
-                mapped.close()
+            for source in maps.values():
+                if isinstance(source, mmap.mmap):
+                    source.close()
             for handle in handles:
                 handle.close()
+        if self.out.exists():
+            # A second name for the previous tar: the replace below then frees none of its blocks
+            # (which takes seconds); they go with the staging folder, in the background.
+            with contextlib.suppress(OSError):  # no hard links here: the replace frees them
+                os.link(self.out, self.staging / "previous.tar")
         os.replace(target, self.out)
         self.members_file.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.members_file.with_suffix(".tmp")
@@ -208,60 +217,55 @@ class TarWriter(Writer):
             encoding="utf-8",
         )
         os.replace(temporary, self.members_file)
-        shutil.rmtree(self.staging, ignore_errors=True)
+        self._remove_later(self.staging)
 
     def abort(self) -> None:
         self._segment.close()
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def _assemble(tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, memoryview]
+def _assemble(tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes]
               ) -> tuple[dict[str, tuple[int, int]], int]:
-    """Writes the tar: members sorted by path, each folder's record before its first member.
+    """Writes the tar: members sorted by path, each folder's records before its first member.
     Records that lie one after another in the same source (most of a rebuild's, lent by the
     previous tar, folder records included) are copied as one run. Returns where each member
     landed and the tar's size."""
     members: dict[str, tuple[int, int]] = {}
     made: set[str] = set()
     position = 0
-    run: list[Any] = [None, 0, 0]  # source name, start, end: bytes not yet written
+    run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
 
     def flush() -> None:
-        if run[0] is not None and run[2] > run[1]:
-            tar.write(sources[run[0]][run[1] : run[2]])
-        run[0] = None
-
-    def put(name: str | None, offset: int, data: bytes | memoryview) -> None:
-        """Appends one record: from `name` at `offset` (extending the run when it follows on),
-        or, for a folder record (`name` None), the run's own bytes when they are the same."""
-        nonlocal position
-        length = len(data)
-        if name is None and run[0] is not None:
-            source = sources[run[0]]
-            if source[run[2] : run[2] + length] == data:
-                name, offset = run[0], run[2]
-        if name is not None and name == run[0] and offset == run[2]:
-            run[2] += length
-        else:
-            flush()
-            if name is None:
-                tar.write(data)
-            else:
-                run[:] = [name, offset, offset + length]
-        position += length
+        if run_end > run_start:
+            with memoryview(maps[run_name]) as view:
+                tar.write(view[run_start:run_end])
 
     for path in sorted(entries):
         folder = path.rpartition("/")[0]
         if folder and folder not in made:
             parts = folder.split("/")
+            records = []
             for depth in range(1, len(parts) + 1):
                 ancestor = "/".join(parts[:depth])
                 if ancestor not in made:
                     made.add(ancestor)
-                    put(None, 0, folder_record(ancestor))
+                    records.append(folder_record(ancestor))
+            block = b"".join(records)
+            if run_name and maps[run_name][run_end : run_end + len(block)] == block:
+                run_end += len(block)
+            else:
+                flush()
+                tar.write(block)
+                run_name, run_start, run_end = "", 0, 0
+            position += len(block)
         name, offset, length = entries[path]
         members[path] = (position, length)
-        put(name, offset, sources[name][offset : offset + length])
+        if name == run_name and offset == run_end:
+            run_end += length
+        else:
+            flush()
+            run_name, run_start, run_end = name, offset, offset + length
+        position += length
     flush()
     end = b"\0" * (2 * BLOCK)
     end += b"\0" * (-(position + len(end)) % tarfile.RECORDSIZE)

@@ -438,6 +438,7 @@ def build(
         started = time.perf_counter()
         writer.commit()
         manifest.save()
+        writer.finish()
         timings["swap"] = time.perf_counter() - started
     except BaseException:
         for index in search_index:
