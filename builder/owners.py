@@ -21,7 +21,7 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -89,24 +89,28 @@ class Owners:
             raise OwnerError(f"worker {worker} failed:\n{value}")
         return value
 
-    def share(self, task: Task, arguments: Iterable[Any]) -> list[tuple[int, Any]]:
-        """Runs `task` once per argument, each on whichever worker is free; returns (worker,
-        result) in the order of `arguments`."""
+    def share(self, task: Task, arguments: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+        """Runs `task` once per argument, each on whichever worker is free; yields (worker, result)
+        in the order of `arguments`, each as soon as it and those before it are back, so the caller
+        takes in the first results while the workers go on with the rest."""
         pending = list(arguments)
-        results: list[tuple[int, Any] | None] = [None] * len(pending)
+        done: dict[int, tuple[int, Any]] = {}
         busy: dict[int, int] = {}  # worker → argument position
-        position = 0
-        while position < len(pending) or busy:
+        sent = given = 0
+        while given < len(pending):
             for worker in range(self.count):
-                if worker not in busy and position < len(pending):
-                    self._connections[worker].send((task, pending[position]))
-                    busy[worker] = position
-                    position += 1
-            ready = wait([self._connections[worker] for worker in busy])
-            for connection in ready:
-                worker = self._connections.index(connection)  # type: ignore[arg-type]
-                results[busy.pop(worker)] = (worker, self._receive(worker))
-        return [result for result in results if result is not None]
+                if worker not in busy and sent < len(pending):
+                    self._connections[worker].send((task, pending[sent]))
+                    busy[worker] = sent
+                    sent += 1
+            if given not in done:
+                for connection in wait([self._connections[worker] for worker in busy]):
+                    worker = self._connections.index(connection)  # type: ignore[arg-type]
+                    done[busy.pop(worker)] = (worker, self._receive(worker))
+                continue  # hand the free workers more before yielding
+            while given in done:
+                yield done.pop(given)
+                given += 1
 
     def start_each(self, task: Task, arguments: list[Any]) -> None:
         """Starts `task` on every worker, worker i with `arguments[i]`; `collect` gets the results."""

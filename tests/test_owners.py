@@ -35,7 +35,7 @@ def _fail(state: dict[str, Any], item: int) -> None:
 def test_results_come_back_in_the_order_given_and_each_worker_keeps_its_state() -> None:
     owners = Owners(2)
     try:
-        results = owners.share(_count, list(range(20)))
+        results = list(owners.share(_count, list(range(20))))
         assert [value for _, (value, _) in results] == [i * i for i in range(20)]
         assert {worker for worker, _ in results} <= {0, 1}
         # Each worker counted what it was given: its counts run 1, 2, 3 … in the order it got them.
@@ -43,7 +43,7 @@ def test_results_come_back_in_the_order_given_and_each_worker_keeps_its_state() 
             counts = [seen for w, (_, seen) in results if w == worker]
             assert counts == list(range(1, len(counts) + 1))
         with pytest.raises(OwnerError, match="cannot take 3"):
-            owners.share(_fail, [3])
+            list(owners.share(_fail, [3]))
     finally:
         owners.close()
 

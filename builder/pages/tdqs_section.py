@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,28 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.Ser
     return _Chunk(start, keys, entries)
 
 
+def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int, _Chunk]]) -> set[str]:
+    """Takes each chunk's entries into `section` (and, for a worker's, plans them as `Owned`);
+    returns the cache keys seen."""
+    keys: set[str] = set()
+    for owner, chunk in results:
+        position = chunk.start
+        keys.update(chunk.keys)
+        for data in chunk.entries:
+            entry: _Entry = pickle.loads(data)
+            summary, planned, server_log, badges = entry
+            log.merge(server_log)
+            section.badges.add(badges)
+            if summary is not None:
+                section.summaries.append(summary)
+            if owner >= 0:
+                section.outputs.extend(
+                    Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
+                )
+            position += len(planned)
+    return keys
+
+
 def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None
                  ) -> TdqsSection | None:
     """`cache`: the build's cache folder, where each server's entry is kept for the next build
@@ -195,28 +218,17 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     section = TdqsSection([], [], BadgeSet(), None)
     if owned:
         section.owners = Owners(workers)
-        results = section.owners.share(_read_chunk, chunks)
-        section.owners.planned = section.outputs  # filled below: all Owned
+        section.owners.planned = section.outputs  # filled by _take_in: all Owned
+        try:
+            # The workers go on reading while the first chunks are taken in here.
+            keys = _take_in(section, log, section.owners.share(_read_chunk, chunks))
+        except BaseException:
+            section.owners.close()
+            raise
     else:
         state: dict[str, Any] = {}
-        results = [(-1, _read_chunk(state, chunk)) for chunk in chunks]
+        keys = _take_in(section, log, [(-1, _read_chunk(state, chunk)) for chunk in chunks])
         section.outputs = list(state.get("outputs", []))
-    keys: set[str] = set()
-    for owner, chunk in results:
-        position = chunk.start
-        keys.update(chunk.keys)
-        for data in chunk.entries:
-            entry: _Entry = pickle.loads(data)
-            summary, planned, server_log, badges = entry
-            log.merge(server_log)
-            section.badges.add(badges)
-            if summary is not None:
-                section.summaries.append(summary)
-            if owner >= 0:
-                section.outputs.extend(
-                    Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
-                )
-            position += len(planned)
     if folder is not None:
         ReadCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
