@@ -7,7 +7,9 @@ walks the tree below the command and sums each live process's RSS (`/proc/<pid>/
 and PSS (`/proc/<pid>/smaps_rollup`, which splits pages shared between forked workers fairly).
 The peak of each sum is reported; PSS is the figure compared, RSS is shown beside it. When
 `/usr/bin/time` exists the command runs under it too, which adds the exact (unsampled) peak RSS
-of the largest single process as a cross-check of the sampling.
+of the largest single process as a cross-check of the sampling. CPU time is exact: the kernel's
+user and system seconds of the command and every descendant it waited for (`wait4`), which on a
+2-core machine bounds how short the wall time can get.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Run:
     """Bytes: `/usr/bin/time`'s peak RSS of the largest single process, when available."""
     samples: int
     log: Path
+    cpu: float | None = None
+    """CPU seconds (user + system) of the command and the descendants it waited for."""
 
 
 def _children() -> dict[int, list[int]]:
@@ -128,8 +132,9 @@ def measure(
         process = subprocess.Popen(wrapped, stdout=output, stderr=subprocess.STDOUT, env=env, cwd=cwd)
         poller = _Poller(process.pid, interval)
         poller.start()
-        returncode = process.wait()
+        _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
+        returncode = process.returncode = os.waitstatus_to_exitcode(status)
         poller.done.set()
         poller.join()
     single = None
@@ -139,7 +144,8 @@ def measure(
         if text and text[-1].strip().isdigit():
             single = int(text[-1].strip()) * 1024
     _write_timeline(log.with_suffix(".memory.csv"), poller.timeline)
-    return Run(list(command), returncode, wall, poller.peak_pss, poller.peak_rss, single, poller.samples, log)
+    return Run(list(command), returncode, wall, poller.peak_pss, poller.peak_rss, single, poller.samples, log,
+               usage.ru_utime + usage.ru_stime)
 
 
 def _write_timeline(path: Path, timeline: list[tuple[float, int, int]]) -> None:

@@ -84,7 +84,7 @@ def _machine(workdir: Path) -> dict[str, Any]:
 
 def _run_summary(run: Run, site: Path | None = None, timings: Path | None = None) -> dict[str, Any]:
     summary: dict[str, Any] = {
-        "wall": run.wall, "peakPss": run.peak_pss, "peakRss": run.peak_rss, "maxSingleRss": run.max_single_rss,
+        "wall": run.wall, "cpu": run.cpu, "peakPss": run.peak_pss, "peakRss": run.peak_rss, "maxSingleRss": run.max_single_rss,
         "samples": run.samples, "exit": run.returncode, "log": str(run.log),
     }
     if timings is not None and timings.is_file():
@@ -114,6 +114,30 @@ def _build(data: Path, site: Path, work: Path, name: str, extra: list[str]) -> d
     summary["loadAverageBefore"] = before
     _say(f"{name}: {run.wall:,.1f} s, peak PSS {run.peak_pss / 2**20:,.0f} MiB")
     return summary
+
+
+def search_alone(site: Path, work: Path) -> dict[str, Any] | None:
+    """Pagefind on its own over the search source the rebuild left in its cache: what indexing
+    the whole registry costs with nothing else running, against which the rebuild's budget (a
+    tenth of a cold build) is measured. Pagefind has no incremental mode, so every rebuild pays it."""
+    from builder.incremental import cache_folder
+
+    source = cache_folder(site) / "search-source"
+    if not source.is_dir():
+        return None
+    documents = [path for path in source.rglob("*.html") if path.is_file()]
+    output = work / "pagefind-alone"
+    if output.exists():
+        shutil.rmtree(output)
+    _say(f"search alone: Pagefind over the rebuild's search source, {len(documents):,} documents")
+    run = measure([sys.executable, "-m", "pagefind", "--site", str(source), "--output-path", str(output), "--quiet"],
+                  work / "logs" / "search-alone.log")
+    shutil.rmtree(output, ignore_errors=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"Pagefind alone failed (exit {run.returncode}); see {run.log}")
+    _say(f"search alone: {run.wall:,.1f} s, {run.cpu or 0:,.1f} s of CPU")
+    return {"wall": run.wall, "cpu": run.cpu, "peakRss": run.peak_rss, "documents": len(documents),
+            "sourceBytes": sum(path.stat().st_size for path in documents)}
 
 
 def rebuild_mode(stages: dict[str, float], outputs: int) -> str:
@@ -213,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                          "toolsAdded": change.tools_added, "toolsRemoved": change.tools_removed}
     results["rebuild"] = _build(data, site_a, work, "rebuild", args.build_arg)
     results["rebuildMode"] = rebuild_mode(results["rebuild"].get("stages", {}), results["rebuild"]["site"]["files"])
+    results["searchAlone"] = search_alone(site_a, work)
     results["cold2"] = _build(data, site_b, work, "cold2", args.build_arg)
     _say("comparing the rebuilt site with the cold build of the same data, byte for byte")
     results["rebuildVsCold"] = compare_trees(site_a, site_b).summary()

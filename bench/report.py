@@ -94,6 +94,7 @@ def render(results: dict[str, Any]) -> str:
 
     h = hugo or {}
     add("wall time", seconds(cold["wall"]), seconds(h.get("wall")), ratio(cold["wall"], h.get("wall")))
+    add("CPU time (user+sys, tree)", seconds(cold.get("cpu")), seconds(h.get("cpu")), ratio(cold.get("cpu"), h.get("cpu")))
     add("HTML pages", f"{cold['site']['htmlPages']:,}", f"{h['site']['htmlPages']:,}" if h else "—",
         ratio(cold["site"]["htmlPages"], h["site"]["htmlPages"] if h else None))
     add("pages per second", f"{cold['pagesPerSecond']:,.0f}", f"{h['pagesPerSecond']:,.0f}" if h else "—",
@@ -135,6 +136,7 @@ def render(results: dict[str, Any]) -> str:
             f"rebuild: {seconds(rebuild['wall'])} vs cold {seconds(cold['wall'])} "
             f"({rebuild['wall'] / cold['wall']:.2f} × cold); {results['rebuildMode']}",
             "rebuild stages (seconds): " + _stages(rebuild["stages"]),
+            *_budget_lines(results),
             f"second cold build (changed data): {seconds(results['cold2']['wall'])}",
             f"rebuild vs cold build, byte for byte: {_diff_line(results['rebuildVsCold'])}",
             _footprint_line(results["changeFootprint"]),
@@ -143,6 +145,27 @@ def render(results: dict[str, Any]) -> str:
     for name, verdict in targets(results).items():
         out.append(f"  [{'met' if verdict['met'] else 'NOT MET'}] {name}: {verdict['detail']}")
     return "\n".join(out) + "\n"
+
+
+def _budget_lines(results: dict[str, Any]) -> list[str]:
+    """What the rebuild's budget (a tenth of the cold build) is up against: its CPU time, spread
+    over every core at best, and Pagefind indexing the whole search source on its own."""
+    cold, rebuild, cpus = results["cold"], results["rebuild"], results["machine"]["cpus"] or 1
+    budget = INCREMENTAL_SHARE * cold["wall"]
+    lines = []
+    if rebuild.get("cpu"):
+        lines.append(
+            f"rebuild CPU time: {seconds(rebuild['cpu'])} (cold: {seconds(cold.get('cpu'))}); spread over {cpus} cores "
+            f"at best, no less than {seconds(rebuild['cpu'] / cpus)} of wall time against a budget of {seconds(budget)}"
+        )
+    alone = results.get("searchAlone")
+    if alone:
+        lines.append(
+            f"Pagefind alone over the rebuilt search source ({alone['documents']:,} documents, "
+            f"{size(alone['sourceBytes'])}): {seconds(alone['wall'])} wall, {seconds(alone['cpu'])} CPU, "
+            f"{mib(alone['peakRss'])} peak RSS = {alone['wall'] / cold['wall']:.2f} × cold (budget {INCREMENTAL_SHARE:.2f})"
+        )
+    return lines
 
 
 def _stages(stages: dict[str, float]) -> str:
