@@ -7,9 +7,12 @@ and deleting the previous site costs as much again; a tar is one sequential file
 - Every member is first appended to a *segment*: the parent process has one, each forked render
   worker its own, so workers never wait on each other. A member record is its tar header, its
   bytes and the padding to 512 bytes, exactly as it will stand in the tar.
-- `commit()` assembles the tar: members sorted by path, each folder's entry before its contents
-  (as `tar` itself writes a folder), fixed owner, mode and time so the same site gives the same
-  bytes, and moves it into place in one rename. A failed build leaves the previous tar whole.
+- `assemble()` puts the tar together from every member stored so far, sorted by path, each
+  folder's entry before its contents (as `tar` itself writes a folder), with fixed owner, mode and
+  time so the same site gives the same bytes. The build calls it once the pages are written, while
+  Pagefind is still indexing; `commit()` then adds what came later (the search index), sorted
+  among itself, and moves the tar into place in one rename. A failed build leaves the previous
+  tar whole.
 - A rebuild lends unchanged members from the previous tar: `.<name>.cache/members.json` records
   where each member's record starts and how long it is, so reuse is a copy of those bytes.
 """
@@ -23,7 +26,7 @@ import os
 import shutil
 import tarfile
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -108,6 +111,9 @@ class SegmentWriter(Writer):
     def _store(self, path: str, data: bytes) -> None:
         self._fresh.append((path, self.append(path, data)))
 
+    def flush(self) -> None:
+        self._file.flush()
+
     def drain(self) -> list[tuple[str, Entry]]:
         """The members written since the last call (what a worker hands back to the parent)."""
         self._file.flush()
@@ -141,6 +147,7 @@ class TarWriter(Writer):
         self._segment = SegmentWriter(self.staging, "segment-main")
         self.entries: dict[str, Entry] = {}
         self.previous = self._previous_members()
+        self._assembly: _Assembly | None = None
 
     def _previous_members(self) -> dict[str, tuple[int, int]]:
         """The previous tar's member records, if the index written with it still describes it."""
@@ -182,57 +189,101 @@ class TarWriter(Writer):
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
             self.write(f"{prefix}/{path.relative_to(folder).as_posix()}", path.read_bytes())
 
-    def commit(self) -> None:
-        self._segment.close()
+    def assemble(self) -> None:
+        """Writes every member stored so far into the tar being made. Members stored later (the
+        search index) follow them in `commit()`: so the bulk of the tar is copied while Pagefind
+        still runs, and a build always splits its members the same way, so it gives the same bytes."""
+        if self._assembly is not None:
+            raise RuntimeError("the tar is assembled once")
         missing = [path for path in self.paths if path not in self.entries]
         if missing:
             raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
-        target = self.staging / "site.tar"
-        maps: dict[str, mmap.mmap | bytes] = {}
-        handles = []
-        try:
-            for name in {name for name, _, _ in self.entries.values()}:
-                handle = open(self.out if name == PREVIOUS else self.staging / name, "rb")  # noqa: SIM115
-                handles.append(handle)
-                size = os.fstat(handle.fileno()).st_size
-                maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-            with open(target, "wb", buffering=1 << 20) as tar:
-                members, size = _assemble(tar, self.entries, maps)
-        finally:
-            for source in maps.values():
-                if isinstance(source, mmap.mmap):
-                    source.close()
-            for handle in handles:
-                handle.close()
+        self._segment.flush()
+        self._assembly = _Assembly(self.staging / "site.tar")
+        self._assembly.add(self.entries, self._source)
+
+    def commit(self) -> None:
+        if self._assembly is None:
+            self.assemble()
+        assert self._assembly is not None
+        self._segment.close()
+        assembly = self._assembly
+        later = {path: entry for path, entry in self.entries.items() if path not in assembly.members}
+        assembly.add(later, self._source)
+        size = assembly.close()
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
             # (which takes seconds); they go with the staging folder, in the background.
             with contextlib.suppress(OSError):  # no hard links here: the replace frees them
                 os.link(self.out, self.staging / "previous.tar")
-        os.replace(target, self.out)
+        os.replace(assembly.target, self.out)
         self.members_file.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.members_file.with_suffix(".tmp")
         temporary.write_text(
-            json.dumps({"version": MEMBERS_VERSION, "size": size, "members": members}, separators=(",", ":")),
+            json.dumps({"version": MEMBERS_VERSION, "size": size, "members": assembly.members}, separators=(",", ":")),
             encoding="utf-8",
         )
         os.replace(temporary, self.members_file)
         self._remove_later(self.staging)
 
+    def _source(self, name: str) -> Path:
+        return self.out if name == PREVIOUS else self.staging / name
+
     def abort(self) -> None:
         self._segment.close()
+        if self._assembly is not None:
+            self._assembly.close()
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def _assemble(tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes]
-              ) -> tuple[dict[str, tuple[int, int]], int]:
-    """Writes the tar: members sorted by path, each folder's records before its first member.
-    Records that lie one after another in the same source (most of a rebuild's, lent by the
-    previous tar, folder records included) are copied as one run. Returns where each member
-    landed and the tar's size."""
-    members: dict[str, tuple[int, int]] = {}
-    made: set[str] = set()
-    position = 0
+class _Assembly:
+    """The tar being written, in passes: each pass writes its members sorted by path, each folder's
+    record before its first member. Records that lie one after another in the same source (most
+    of a rebuild's, lent by the previous tar, folder records included) are copied as one run.
+    `members` says where each member landed."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.members: dict[str, tuple[int, int]] = {}
+        self._made: set[str] = set()
+        self._position = 0
+        self._tar: BinaryIO | None = open(target, "wb", buffering=1 << 20)  # noqa: SIM115 - closed by close()
+
+    def add(self, entries: dict[str, Entry], source: Callable[[str], Path]) -> None:
+        """Writes `entries` (path → where its record is), reading each source file `source(name)`."""
+        assert self._tar is not None
+        maps: dict[str, mmap.mmap | bytes] = {}
+        handles = []
+        try:
+            for name in {name for name, _, _ in entries.values()}:
+                handle = open(source(name), "rb")  # noqa: SIM115
+                handles.append(handle)
+                size = os.fstat(handle.fileno()).st_size
+                maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            self._position = _assemble(self._tar, entries, maps, self.members, self._made, self._position)
+        finally:
+            for mapped in maps.values():
+                if isinstance(mapped, mmap.mmap):
+                    mapped.close()
+            for handle in handles:
+                handle.close()
+
+    def close(self) -> int:
+        """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
+        if self._tar is None:
+            return 0
+        tar, self._tar = self._tar, None
+        with tar:
+            end = b"\0" * (2 * BLOCK)
+            end += b"\0" * (-(self._position + len(end)) % tarfile.RECORDSIZE)
+            tar.write(end)
+        return self._position + len(end)
+
+
+def _assemble(tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes],
+              members: dict[str, tuple[int, int]], made: set[str], position: int) -> int:
+    """Writes `entries` sorted by path at `position` of the tar, adding to `members` and to the
+    folders `made`; returns the position after them."""
     run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
 
     def flush() -> None:
@@ -267,7 +318,4 @@ def _assemble(tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mma
             run_name, run_start, run_end = name, offset, offset + length
         position += length
     flush()
-    end = b"\0" * (2 * BLOCK)
-    end += b"\0" * (-(position + len(end)) % tarfile.RECORDSIZE)
-    tar.write(end)
-    return members, position + len(end)
+    return position

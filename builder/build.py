@@ -428,6 +428,10 @@ def build(
         timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         model.close()  # the workers' memory is free before the tar is put together
         started = time.perf_counter()
+        if isinstance(writer, TarWriter):
+            writer.assemble()  # every page into the tar while Pagefind may still be indexing
+        timings["swap"] = time.perf_counter() - started
+        started = time.perf_counter()
         for index in search_index:
             index.wait()
             if isinstance(writer, TarWriter):
@@ -439,7 +443,7 @@ def build(
         writer.commit()
         manifest.save()
         writer.finish()
-        timings["swap"] = time.perf_counter() - started
+        timings["swap"] += time.perf_counter() - started
     except BaseException:
         for index in search_index:
             index.close()

@@ -98,6 +98,28 @@ def test_a_rebuild_into_the_tar_reuses_members_and_equals_a_cold_build(tmp_path:
     assert "servers/server-1/tools/tool_4/index.html" in tar_files(archive)
 
 
+def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold_build(tmp_path: Path) -> None:
+    """The pages are put into the tar while Pagefind indexes, so its members come after all
+    others; a rebuild (new capture, reused members, a new index) still gives a cold build's bytes."""
+    data, archive = tmp_path / "data", tmp_path / "site.tar"
+    corpus(data)
+    build(data, archive, CONFIG)
+    tools = [tool_score(definition(f"tool_{t}", f"Tool {t}, searchable anew."), scores(5, 4, 4, 4, 5, 4)) for t in range(3)]
+    write_capture(data, "server-2", report("server-2", tools, generated_at="2026-06-01T00:00:00.000Z"))
+    rebuilt = build(data, archive, CONFIG)
+    assert rebuilt.timings["reused"] > 0
+    build(data, tmp_path / "cold.tar", CONFIG)
+    assert archive.read_bytes() == (tmp_path / "cold.tar").read_bytes()
+
+    with tarfile.open(archive) as tar:
+        names = [member.name for member in tar]
+    first = next(i for i, name in enumerate(names) if name.split("/")[0] == "pagefind")
+    assert all(name.split("/")[0] == "pagefind" for name in names[first:])
+    assert "pagefind/pagefind.js" in names[first:]
+    files = [name for name in names[:first] if "." in name.rsplit("/", 1)[-1]]
+    assert files == sorted(files) and "servers/server-2/tools/tool_0/index.html" in files
+
+
 def test_forked_workers_write_the_same_tar_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     corpus(data, servers=6)
