@@ -260,13 +260,52 @@ class _Assembly:
                 handles.append(handle)
                 size = os.fstat(handle.fileno()).st_size
                 maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-            self._position = _assemble(self._tar, entries, maps, self.members, self._made, self._position)
+            self._write(self._tar, entries, maps)
         finally:
             for mapped in maps.values():
                 if isinstance(mapped, mmap.mmap):
                     mapped.close()
             for handle in handles:
                 handle.close()
+
+    def _write(self, tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes]) -> None:
+        """Writes `entries` sorted by path, each folder's records before its first member."""
+        made, position = self._made, self._position
+        run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
+
+        def flush() -> None:
+            if run_end > run_start:
+                with memoryview(maps[run_name]) as view:
+                    tar.write(view[run_start:run_end])
+
+        for path in sorted(entries):
+            folder = path.rpartition("/")[0]
+            if folder and folder not in made:
+                parts = folder.split("/")
+                records = []
+                for depth in range(1, len(parts) + 1):
+                    ancestor = "/".join(parts[:depth])
+                    if ancestor not in made:
+                        made.add(ancestor)
+                        records.append(folder_record(ancestor))
+                block = b"".join(records)
+                if run_name and maps[run_name][run_end : run_end + len(block)] == block:
+                    run_end += len(block)
+                else:
+                    flush()
+                    tar.write(block)
+                    run_name, run_start, run_end = "", 0, 0
+                position += len(block)
+            name, offset, length = entries[path]
+            self.members[path] = (position, length)
+            if name == run_name and offset == run_end:
+                run_end += length
+            else:
+                flush()
+                run_name, run_start, run_end = name, offset, offset + length
+            position += length
+        flush()
+        self._position = position
 
     def close(self) -> int:
         """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
@@ -278,44 +317,3 @@ class _Assembly:
             end += b"\0" * (-(self._position + len(end)) % tarfile.RECORDSIZE)
             tar.write(end)
         return self._position + len(end)
-
-
-def _assemble(tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes],
-              members: dict[str, tuple[int, int]], made: set[str], position: int) -> int:
-    """Writes `entries` sorted by path at `position` of the tar, adding to `members` and to the
-    folders `made`; returns the position after them."""
-    run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
-
-    def flush() -> None:
-        if run_end > run_start:
-            with memoryview(maps[run_name]) as view:
-                tar.write(view[run_start:run_end])
-
-    for path in sorted(entries):
-        folder = path.rpartition("/")[0]
-        if folder and folder not in made:
-            parts = folder.split("/")
-            records = []
-            for depth in range(1, len(parts) + 1):
-                ancestor = "/".join(parts[:depth])
-                if ancestor not in made:
-                    made.add(ancestor)
-                    records.append(folder_record(ancestor))
-            block = b"".join(records)
-            if run_name and maps[run_name][run_end : run_end + len(block)] == block:
-                run_end += len(block)
-            else:
-                flush()
-                tar.write(block)
-                run_name, run_start, run_end = "", 0, 0
-            position += len(block)
-        name, offset, length = entries[path]
-        members[path] = (position, length)
-        if name == run_name and offset == run_end:
-            run_end += length
-        else:
-            flush()
-            run_name, run_start, run_end = name, offset, offset + length
-        position += length
-    flush()
-    return position
