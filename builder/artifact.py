@@ -116,7 +116,7 @@ class SegmentWriter(Writer):
 
     def drain(self) -> list[tuple[str, Entry]]:
         """The members written since the last call (what a worker hands back to the parent)."""
-        self._file.flush()
+        self.flush()
         fresh, self._fresh = self._fresh, []
         return fresh
 
