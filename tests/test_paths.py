@@ -68,6 +68,25 @@ def test_writer_refuses_unsafe_paths(bad: str, tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == []
 
 
+def _safe_by_segments(path: str) -> bool:
+    """The definition `check_output_path` implements with string tests: relative, no backslash or
+    NUL, and no empty, `.` or `..` segment."""
+    if not path or path.startswith("/") or "\\" in path or "\x00" in path:
+        return False
+    return all(part not in ("", ".", "..") for part in path.split("/"))
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(["a", "b.c", ".", "..", "", "...", ".a", "a.", "\\", "\x00", "/"]), max_size=6))
+def test_output_path_check_matches_its_definition(parts: list[str]) -> None:
+    path = "/".join(parts)
+    if _safe_by_segments(path):
+        assert urls.check_output_path(path) == path
+    else:
+        with pytest.raises(ValueError):
+            urls.check_output_path(path)
+
+
 def test_writer_refuses_the_same_path_twice() -> None:
     writer = MemoryWriter()
     writer.write("a/index.html", "one")
