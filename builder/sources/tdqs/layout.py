@@ -10,6 +10,7 @@ index.json                                      the registry rollup, rebuilt by 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,34 +41,44 @@ class ServerFiles:
     """Files in the folder that are none of the above, reported rather than ignored."""
 
 
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(folder) as entries:
+        return sorted(entries, key=lambda entry: entry.name)
+
+
 def discover(data_dir: Path) -> list[ServerFiles]:
+    """Every server folder with its files. Listed with `os.scandir`, whose entries know their own
+    type, so a registry's hundreds of thousands of files are not each asked with `stat`."""
     root = data_dir / SERVERS_DIR
     if not root.is_dir():
         return []
     found: list[ServerFiles] = []
-    for folder in sorted(root.iterdir(), key=lambda p: p.name):
-        if not folder.is_dir() or folder.is_symlink():
+    for folder_entry in _entries(root):
+        if folder_entry.is_symlink() or not folder_entry.is_dir():
             continue
+        folder = root / folder_entry.name
         scores: dict[str, Path] = {}
         tools: dict[str, Path] = {}
         strays: list[Path] = []
         meta: Path | None = None
-        for path in sorted(folder.iterdir(), key=lambda p: p.name):
-            if path.is_symlink() or not path.is_file():
+        for entry in _entries(folder):
+            name = entry.name
+            path = folder / name
+            if entry.is_symlink() or not entry.is_file():
                 strays.append(path)
-            elif path.name == SERVER_META:
+            elif name == SERVER_META:
                 meta = path
-            elif path.name.endswith(SCORE_SUFFIX):
-                scores[path.name[: -len(SCORE_SUFFIX)]] = path
-            elif path.name.endswith(TOOLS_SUFFIX):
-                tools[path.name[: -len(TOOLS_SUFFIX)]] = path
-            elif not path.name.startswith("."):
+            elif name.endswith(SCORE_SUFFIX):
+                scores[name[: -len(SCORE_SUFFIX)]] = path
+            elif name.endswith(TOOLS_SUFFIX):
+                tools[name[: -len(TOOLS_SUFFIX)]] = path
+            elif not name.startswith("."):
                 strays.append(path)
         captures = tuple(
             CaptureFiles(capture_id=cid, score=scores.get(cid), tools=tools.get(cid))
             for cid in sorted(set(scores) | set(tools))
         )
-        found.append(ServerFiles(folder.name, folder, meta, captures, tuple(strays)))
+        found.append(ServerFiles(folder_entry.name, folder, meta, captures, tuple(strays)))
     return found
 
 
