@@ -101,10 +101,14 @@ class ProblemLog:
     def __init__(self) -> None:
         self._problems: list[Problem] = []
         self._files: dict[str, tuple[str, bool]] = {}
+        self._listed: list[InputFile] | None = None
+        """`files` as last computed: the build report and the problems page both ask, and a
+        registry has tens of thousands of files. Every change clears it."""
 
     def read(self, file: str, system: str, *, rejected: bool = False) -> None:
         """Record that `file` was read; `rejected` marks the whole file as unusable."""
         previous = self._files.get(file)
+        self._listed = None
         self._files[file] = (system, rejected or (previous is not None and previous[1]))
 
     def reject(self, file: str, system: str, json_path: str, reason: str, code: str | None = None) -> None:
@@ -124,6 +128,7 @@ class ProblemLog:
     ) -> None:
         if file not in self._files:
             self.read(file, system)
+        self._listed = None
         self._problems.append(
             Problem(
                 file=file, json_path=json_path, reason=reason, severity=severity, system=system, code=code
@@ -134,12 +139,14 @@ class ProblemLog:
         for problem in problems:
             if problem.file not in self._files:
                 self.read(problem.file, problem.system)
+            self._listed = None
             self._problems.append(problem)
 
     def merge(self, other: ProblemLog) -> None:
         """Takes in what another log (a worker's) recorded."""
         for file, (system, rejected) in other._files.items():
             self.read(file, system, rejected=rejected)
+        self._listed = None
         self._problems.extend(other._problems)
 
     @property
@@ -149,6 +156,11 @@ class ProblemLog:
 
     @property
     def files(self) -> list[InputFile]:
+        if self._listed is None:
+            self._listed = self._list_files()
+        return list(self._listed)
+
+    def _list_files(self) -> list[InputFile]:
         counts: dict[str, list[int]] = {name: [0, 0] for name in self._files}
         for problem in self._problems:
             counts[problem.file][0 if problem.severity == "error" else 1] += 1

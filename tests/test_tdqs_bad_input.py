@@ -114,3 +114,24 @@ def test_index_json_disagreements_are_reported(tmp_path: Path) -> None:
     reasons = " | ".join(p["reason"] for p in index_problems)
     assert any(p["jsonPath"] == "$.servers[0].scores.overallScore" for p in index_problems)
     assert "'newcomer' has captures but is not in index.json" in reasons
+
+
+def test_the_build_report_holds_every_file_and_problem_as_the_log_has_them() -> None:
+    """The report is encoded record by record; read back, it equals the log's own models dumped
+    whole, and counts its files the way the summary says."""
+    from builder.build import build_report_json
+    from builder.problems import ProblemLog
+
+    log = ProblemLog()
+    log.read("servers/a/x.score.json", "tdqs")
+    log.reject("servers/b/y.score.json", "tdqs", "$", 'not JSON: "\u00e9\\n</script>')
+    log.add("servers/c/z.score.json", "tdqs", "$.tools[2].scores", "out of range", severity="warning")
+    log.add("servers/c/z.score.json", "tdqs", "$.tools[10].scores", "out of range")
+    report = json.loads(build_report_json(log))
+    assert report["files"] == [f.model_dump(mode="json", by_alias=True) for f in log.files]
+    assert report["problems"] == [p.model_dump(mode="json", by_alias=True) for p in log.problems]
+    assert [p["jsonPath"] for p in report["problems"][1:]] == ["$.tools[2].scores", "$.tools[10].scores"]
+    assert report["summary"] == {"filesRead": 3, "accepted": 1, "partlyRejected": 1, "rejected": 1,
+                                 "errors": 2, "warnings": 1}
+    log.read("servers/d/w.score.json", "tdqs")  # a change after the files were listed is seen
+    assert len(json.loads(build_report_json(log))["files"]) == 4
