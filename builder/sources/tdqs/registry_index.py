@@ -115,6 +115,8 @@ def compare_index(stored: object | None, expected_entries: list[IndexServer], lo
             log.add(layout.INDEX_FILE, SYSTEM, here,
                     f"server {entry.id!r} is in index.json but has no usable capture", severity="warning")
             continue
+        if entry == want:  # equal models dump equal: most of a registry's entries end here
+            continue
         have_doc = entry.model_dump(mode="json", by_alias=True)
         want_doc = want.model_dump(mode="json", by_alias=True)
         for key in sorted(want_doc):
