@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from builder.heap import settle
+
 Task = Callable[[dict[str, Any], Any], Any]
 """A module-level function run in a worker: (the worker's own state, the argument) → result."""
 
@@ -60,6 +62,7 @@ def _serve(connection: Connection, parent: int) -> None:
         except BaseException:
             reply = (False, traceback.format_exc())
         connection.send(reply)
+        settle()  # what the task left in `state` stays for the worker's life (builder.heap)
     connection.close()
     os._exit(0)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.config import SiteConfig
+from builder.heap import settle
 from builder.incremental import code_key, content_key
 from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
@@ -198,6 +199,7 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
                     Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
                 )
             position += len(planned)
+        settle()  # the summaries taken in are kept to the end of the build (builder.heap)
     return keys
 
 
