@@ -31,6 +31,7 @@ import plotly
 from builder import urls
 from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
+from builder.heap import kept, settle
 from builder.incremental import Manifest, cache_folder, engine_key
 from builder.owners import Owners, die_with_parent
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
@@ -159,8 +160,10 @@ def _plan(
         "statistics": time.perf_counter() - begun - search_started - later_loading,
         "search": search_started,
     }
-    return Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
-                 owned_reused)
+    model = Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
+                  owned_reused)
+    settle()  # the model lives to the end of the build (builder.heap)
+    return model
 
 
 def _load_problems(con: Any, log: ProblemLog) -> None:
@@ -327,7 +330,7 @@ def _render_in_workers(
     done = 0
     write_total = 0.0
     gc.collect()
-    gc.freeze()
+    settle()
     try:
         with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
             for count, _, wrote, written in pool.imap_unordered(_worker_chunk, chunks):
@@ -337,7 +340,6 @@ def _render_in_workers(
                 if progress:
                     progress("render", done, len(todo))
     finally:
-        gc.unfreeze()
         _SHARED.clear()
     wall = time.perf_counter() - started
     write_share = write_total / workers
@@ -399,6 +401,13 @@ def build(
     if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
         raise ValueError("the output folder must not be the data folder or inside it")
     writer: SiteWriter = TarWriter(out) if out.suffix == ".tar" else FolderWriter(out)
+    with kept():
+        return _build(data_dir, out, config, writer, progress, search)
+
+
+def _build(
+    data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool
+) -> BuildResult:
     search_index: list[SearchIndex] = []
 
     def start_search(docs: list[Iterable[SearchDoc]], pages: list[Page], site: dict[str, Any]) -> None:
@@ -435,6 +444,7 @@ def build(
         # that read a registry, too); "search" is the time spent waiting for it after that.
         timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
         model.close()  # the workers' memory is free before the tar is put together
+        settle()  # and what the writer holds, where each member is, lives to the end too
         started = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing

@@ -6,6 +6,7 @@ as an artifact tar, cold and after a change."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import shutil
 from pathlib import Path
@@ -80,6 +81,9 @@ def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch:
     # The corpus has problems (index.json and capture warnings): the workers' logs were merged.
     assert [p.model_dump() for p in owned.log.problems] == [p.model_dump() for p in one.log.problems]
     assert owned.log.problems, "the embedded corpus is expected to have warnings"
+    # The builds froze what they kept out of the collector's walks (builder.heap) and handed it
+    # back when they ended: a process that goes on after a build is left as it was.
+    assert gc.get_freeze_count() == 0
 
 
 def _built_by_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
