@@ -73,6 +73,7 @@ class Manifest:
         self.path = cache_folder(out) / "manifest.json"
         self.previous: dict[str, str] = {}
         self.current: dict[str, str] = {}
+        self._full: dict[str, str] = {}
         try:
             document = json.loads(self.path.read_text(encoding="utf-8"))
             if document.get("version") == MANIFEST_VERSION and self.out.exists():
@@ -81,7 +82,11 @@ class Manifest:
             self.previous = {}
 
     def full_key(self, key: str) -> str:
-        return content_key(self.engine, key)
+        # A server's pages share its key: each distinct key is hashed once.
+        full = self._full.get(key)
+        if full is None:
+            full = self._full[key] = content_key(self.engine, key)
+        return full
 
     def reusable(self, path: str, key: str | None) -> bool:
         """True when the previous build wrote `path` from the same inputs and the file is still there."""
