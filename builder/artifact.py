@@ -20,6 +20,7 @@ and deleting the previous site costs as much again; a tar is one sequential file
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import mmap
 import os
@@ -148,6 +149,7 @@ class TarWriter(Writer):
         self.entries: dict[str, Entry] = {}
         self.previous = self._previous_members()
         self._assembly: _Assembly | None = None
+        self._assembled_json = "{}"
 
     def _previous_members(self) -> dict[str, tuple[int, int]]:
         """The previous tar's member records, if the index written with it still describes it."""
@@ -201,6 +203,7 @@ class TarWriter(Writer):
         self._segment.flush()
         self._assembly = _Assembly(self.staging / "site.tar")
         self._assembly.add(self.entries, self._source)
+        self._assembled_json = _members_json(self._assembly.members)
 
     def commit(self) -> None:
         if self._assembly is None:
@@ -208,9 +211,14 @@ class TarWriter(Writer):
         assert self._assembly is not None
         self._segment.close()
         assembly = self._assembly
+        assembled = len(assembly.members)
         later = {path: entry for path, entry in self.entries.items() if path not in assembly.members}
         assembly.add(later, self._source)
         size = assembly.close()
+        # The members assembled first were listed while the search index was still being made;
+        # the later ones follow them, as they do in `assembly.members`.
+        added = _members_json(dict(itertools.islice(assembly.members.items(), assembled, None)))
+        listed = ",".join(part for part in (self._assembled_json[1:-1], added[1:-1]) if part)
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
             # (which takes seconds); they go with the staging folder, in the background.
@@ -219,10 +227,7 @@ class TarWriter(Writer):
         os.replace(assembly.target, self.out)
         self.members_file.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.members_file.with_suffix(".tmp")
-        temporary.write_text(
-            json.dumps({"version": MEMBERS_VERSION, "size": size, "members": assembly.members}, separators=(",", ":")),
-            encoding="utf-8",
-        )
+        temporary.write_text(f'{{"version":{MEMBERS_VERSION},"size":{size},"members":{{{listed}}}}}', encoding="utf-8")
         os.replace(temporary, self.members_file)
         self._remove_later(self.staging)
 
@@ -234,6 +239,10 @@ class TarWriter(Writer):
         if self._assembly is not None:
             self._assembly.close()
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _members_json(members: dict[str, tuple[int, int]]) -> str:
+    return json.dumps(members, separators=(",", ":"))
 
 
 class _Assembly:

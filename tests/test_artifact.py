@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import shutil
 import subprocess
 import tarfile
@@ -118,6 +119,15 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
     assert "pagefind/pagefind.js" in names[first:]
     files = [name for name in names[:first] if "." in name.rsplit("/", 1)[-1]]
     assert files == sorted(files) and "servers/server-2/tools/tool_0/index.html" in files
+
+    # The list of members a rebuild lends from (written in two parts: the pages while Pagefind
+    # indexes, its own members after) says where each file's record starts and ends, as tarfile reads it.
+    listed = json.loads((tmp_path / ".site.tar.cache" / "members.json").read_text(encoding="utf-8"))
+    assert listed["size"] == archive.stat().st_size
+    with tarfile.open(archive) as tar:
+        records = {m.name: [m.offset, m.offset_data - m.offset + -(-m.size // 512) * 512] for m in tar if m.isfile()}
+    assert listed["members"] == records
+    assert list(listed["members"]) == [name for name in names if name in records]
 
 
 def test_forked_workers_write_the_same_tar_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
