@@ -448,6 +448,7 @@ def _build(
         started = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
+        manifest.prepare()  # also while Pagefind may still be indexing
         timings["swap"] = time.perf_counter() - started
         started = time.perf_counter()
         for index in search_index:

@@ -74,6 +74,8 @@ class Manifest:
         self.previous: dict[str, str] = {}
         self.current: dict[str, str] = {}
         self._full: dict[str, str] = {}
+        self._prepared = self.path.with_suffix(".tmp")
+        self._is_prepared = False
         try:
             document = json.loads(self.path.read_text(encoding="utf-8"))
             if document.get("version") == MANIFEST_VERSION and self.out.exists():
@@ -94,12 +96,21 @@ class Manifest:
             return False
         full = self.full_key(key)
         self.current[path] = full
+        self._is_prepared = False
         return self.previous.get(path) == full and self._exists(path)
 
-    def save(self) -> None:
+    def prepare(self) -> None:
+        """Writes this build's manifest beside the previous one, not yet in its place: the build
+        does it while Pagefind is still indexing. It describes the new site, so it takes the
+        previous one's place only once that site is committed (`save`)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(
+        self._prepared.write_text(
             json.dumps({"version": MANIFEST_VERSION, "outputs": dict(sorted(self.current.items()))}), encoding="utf-8"
         )
-        os.replace(temporary, self.path)
+        self._is_prepared = True
+
+    def save(self) -> None:
+        if not self._is_prepared:  # a file a failed build left there is not this build's
+            self.prepare()
+        os.replace(self._prepared, self.path)
+        self._is_prepared = False

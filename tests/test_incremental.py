@@ -57,3 +57,28 @@ def test_changed_settings_render_everything_again(tmp_path: Path) -> None:
     assert changed.timings["reused"] == 0
     page = (out / "servers" / "server-0" / "index.html").read_text()
     assert "https://example.org/issues/new" in page
+
+
+def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_build(tmp_path: Path) -> None:
+    from builder.incremental import Manifest
+
+    out = tmp_path / "site"
+    out.mkdir()
+    first = Manifest(out, "engine", lambda path: True)
+    first.reusable("a/index.html", "k1")
+    first.prepare()  # written while Pagefind indexes; the build then fails: never saved
+    assert not first.path.exists()
+
+    second = Manifest(out, "engine", lambda path: True)
+    assert second.previous == {}  # the failed build's manifest is not the previous site's
+    second.reusable("b/index.html", "k2")
+    second.save()  # not prepared by this build: what the failed one left is not used
+    saved = Manifest(out, "engine", lambda path: True).previous
+    assert set(saved) == {"b/index.html"}
+
+    third = Manifest(out, "engine", lambda path: True)
+    assert third.reusable("b/index.html", "k2")
+    third.prepare()
+    third.reusable("c/index.html", "k3")  # an output planned after preparing is not lost
+    third.save()
+    assert set(Manifest(out, "engine", lambda path: True).previous) == {"b/index.html", "c/index.html"}
