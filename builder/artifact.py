@@ -26,13 +26,13 @@ import mmap
 import os
 import shutil
 import tarfile
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
+from builder.output import make_staging
 from builder.urls import check_output_path
-from builder.write import RawFolderWriter, Writer, remove_leftovers
+from builder.write import RawFolderWriter, Writer
 
 BLOCK = 512
 MTIME = 0
@@ -136,14 +136,13 @@ def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
 
 
 class TarWriter(Writer):
-    """Writes the site into `out` (a `.tar`), through segments in `.<name>.tmp-*` beside it."""
+    """Writes the site into `out` (a `.tar`), through segments in a marked staging folder
+    `.<name>.tmp-*` beside it. `out` must have been checked and locked (builder.output)."""
 
     def __init__(self, out: Path) -> None:
         super().__init__()
         self.out = out.resolve()
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        remove_leftovers(self.out, "tmp")
-        self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
+        self.staging = make_staging(self.out, "tmp")
         self.members_file = self.out.parent / f".{self.out.name}.cache" / "members.json"
         self._segment = SegmentWriter(self.staging, "segment-main")
         self.entries: dict[str, Entry] = {}

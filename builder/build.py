@@ -33,6 +33,7 @@ from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
 from builder.heap import kept, settle
 from builder.incremental import Manifest, cache_folder, engine_key
+from builder.output import MARKER, MARKER_TEXT, claimed
 from builder.owners import Owners, die_with_parent
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
@@ -272,6 +273,7 @@ def render_and_write(
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
+    writer.write(MARKER, MARKER_TEXT)  # what lets the next build know it may replace this site
     timings["write"] += time.perf_counter() - started
     timings["link"] = linking
     timings["reused"] = float(reused)
@@ -398,11 +400,13 @@ class BuildResult:
 def build(
     data_dir: Path, out: Path, config: SiteConfig, progress: Progress | None = None, *, search: bool = True
 ) -> BuildResult:
-    if out.resolve() == data_dir.resolve() or data_dir.resolve() in out.resolve().parents:
-        raise ValueError("the output folder must not be the data folder or inside it")
-    writer: SiteWriter = TarWriter(out) if out.suffix == ".tar" else FolderWriter(out)
-    with kept():
-        return _build(data_dir, out, config, writer, progress, search)
+    """Builds `data_dir` into `out`, which is checked and locked first (builder.output): a build
+    replaces only an empty or missing output or a previous scorecards site, and raises
+    `UnsafeOutput` before any work otherwise."""
+    with claimed(out, data_dir) as target:
+        writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
+        with kept():
+            return _build(data_dir, target, config, writer, progress, search)
 
 
 def _build(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,30 @@ from builder.config import SiteConfig
 
 
 class UserError(Exception):
-    pass
+    """A mistake in what was asked (a missing folder, an output that may not be replaced): exit 2."""
+
+
+class BuildFailed(Exception):
+    """The system refused (a read-only folder, a full disk): exit 1, the previous site whole."""
+
+
+class Stopped(BaseException):
+    """SIGTERM, raised where the build is so that it cleans up as it does for Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _os_error(error: OSError, output: str) -> str:
+    """One line naming the path and the cause (a write's ENOSPC names no file: then the output)."""
+    where = error.filename if error.filename is not None else Path(output).resolve()
+    also = f" -> {error.filename2}" if error.filename2 is not None else ""
+    return f"cannot write {where}{also}: {error.strerror or error}; nothing was replaced"
 
 
 class Progress:
@@ -58,12 +82,15 @@ def _config(args: argparse.Namespace) -> SiteConfig:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
+    from builder.output import UnsafeOutput
 
     data = _data_dir(args.data)
-    out = Path(args.output).resolve()
-    if out == data.resolve() or data.resolve() in out.parents:
-        raise UserError("the output folder must not be the data folder or inside it")
-    result = build(data, Path(args.output), _config(args), progress=Progress(), search=not args.no_search)
+    try:
+        result = build(data, args.output, _config(args), progress=Progress(), search=not args.no_search)
+    except UnsafeOutput as error:
+        raise UserError(str(error)) from error
+    except OSError as error:
+        raise BuildFailed(_os_error(error, args.output)) from error
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log
@@ -178,14 +205,26 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # SIGTERM (a CI job cancelled, `kill`) ends a build as Ctrl-C does: the staging folder is
+    # removed and the previous site stays whole. Forked workers set it back to the default.
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         return int(args.run(args))
     except UserError as error:
         print(f"scorecards: {error}", file=sys.stderr)
         return 2
+    except BuildFailed as error:
+        print(f"scorecards: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("scorecards: interrupted; the previous site is unchanged", file=sys.stderr)
-        return 130
+        return 128 + signal.SIGINT
+    except Stopped as stopped:
+        name = signal.Signals(stopped.signum).name
+        print(f"scorecards: stopped by {name}; the previous site is unchanged", file=sys.stderr)
+        return 128 + stopped.signum
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

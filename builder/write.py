@@ -3,8 +3,9 @@
 - It refuses to write the same path twice, so two names that map to one slug are a build error,
   not a page silently overwritten.
 - It refuses any path that would leave the output folder.
-- It writes into a temporary folder beside the output and swaps it in only when the build is
-  complete, so a failed or interrupted build leaves the previous site whole.
+- It writes into a staging folder beside the output (made and marked by builder.output) and swaps
+  it in only when the build is complete, so a failed or interrupted build leaves the previous site
+  whole. The output itself was checked and locked before (builder.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
 - `MemoryWriter` keeps files in a dict, for tests.
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import threading
 from pathlib import Path
 
+from builder.output import make_staging
 from builder.urls import check_output_path
 
 
@@ -32,9 +33,14 @@ class Writer:
         self.paths: dict[str, int] = {}
         self._removal: threading.Thread | None = None
 
-    def _remove_later(self, folder: Path) -> None:
-        """Removes `folder` in a background thread after a commit; `finish()` waits for it."""
-        self._removal = threading.Thread(target=shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True})
+    def _remove_later(self, *folders: Path) -> None:
+        """Removes `folders` in a background thread after a commit; `finish()` waits for it."""
+
+        def remove() -> None:
+            for folder in folders:
+                shutil.rmtree(folder, ignore_errors=True)
+
+        self._removal = threading.Thread(target=remove)
         self._removal.start()
 
     def finish(self) -> None:
@@ -106,25 +112,18 @@ class RawFolderWriter(Writer):
         pass
 
 
-def remove_leftovers(out: Path, *kinds: str) -> None:
-    """Folders beside `out` (`.<name>.<kind>-*`) of builds that were killed before they could clean up."""
-    for kind in kinds:
-        for leftover in out.parent.glob(f".{out.name}.{kind}-*"):
-            if leftover.is_dir() and not leftover.is_symlink():
-                shutil.rmtree(leftover, ignore_errors=True)
-
-
 class FolderWriter(Writer):
-    """Writes into `<out>.tmp-*` beside `out`; `commit()` swaps it into place."""
+    """Writes the site into `site/` inside a marked staging folder `.<name>.tmp-*` beside `out`;
+    `commit()` swaps it into place. `out` must have been checked and locked (builder.output)."""
 
     def __init__(self, out: Path) -> None:
         super().__init__()
         self.out = out.resolve()
-        self.out.parent.mkdir(parents=True, exist_ok=True)
-        remove_leftovers(self.out, "tmp", "old")
-        self.staging = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
-        # mkdtemp makes the folder private; the site root must be readable by the web server and by
+        self.staging_root = make_staging(self.out, "tmp")
+        self.staging = self.staging_root / "site"
+        # mkdtemp makes its folder private; the site root must be readable by the web server and by
         # GitHub Pages, which refuses artifacts with unreadable folders.
+        self.staging.mkdir(mode=0o755)
         os.chmod(self.staging, 0o755)
         self._made: set[str] = set()
 
@@ -166,16 +165,15 @@ class FolderWriter(Writer):
             shutil.copyfile(source, target)
 
     def commit(self) -> None:
-        """Swap the finished site in. The old site is moved aside first and removed only after
-        the new one is in place, so at every instant one whole site exists at `out` or beside it."""
+        """Swap the finished site in. The old site is moved aside first (into a marked folder of
+        its own) and removed only after the new one is in place, so at every instant one whole
+        site exists at `out` or beside it."""
         old = None
-        if self.out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.old-", dir=self.out.parent))
-            os.rmdir(old)
-            os.replace(self.out, old)
+        if os.path.lexists(self.out):
+            old = make_staging(self.out, "old")
+            os.replace(self.out, old / "site")
         os.replace(self.staging, self.out)
-        if old is not None:
-            self._remove_later(old)
+        self._remove_later(*(folder for folder in (old, self.staging_root) if folder is not None))
 
     def abort(self) -> None:
-        shutil.rmtree(self.staging, ignore_errors=True)
+        shutil.rmtree(self.staging_root, ignore_errors=True)

@@ -54,4 +54,4 @@ def test_errors_fail_check_and_strict_builds_but_not_plain_builds(tmp_path: Path
 def test_the_output_may_not_be_the_data_folder(tmp_path: Path) -> None:
     good(tmp_path)
     result = run("build", str(tmp_path), "-o", str(tmp_path / "site"))
-    assert result.returncode == 2 and "must not be the data folder or inside it" in result.stderr
+    assert result.returncode == 2 and "is inside the data folder" in result.stderr

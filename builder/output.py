@@ -1,0 +1,222 @@
+"""Where a build may write, and what it may replace.
+
+A build once replaced a home folder with the site. So, before any work:
+
+- An output is replaced only when it is empty, missing, or provably a previous scorecards output:
+  a folder holding the `.scorecards-site` marker every build writes, or a tar whose first members
+  include it. A folder of the user's cannot hold that file with that text by accident.
+- Some places are never an output, whatever is in them: an empty path (an unset variable), a
+  filesystem root or mount point, the home folder or anything above it, the current folder or
+  anything above it, the data folder, anything inside it or above it.
+- A symbolic link given as the output is refused: replacing it would follow it into its target.
+- Builds into one output take a lock beside it (`.<name>.lock`), so a second build refuses
+  instead of deleting the first one's staging folder.
+- Staging and old folders beside the output are made inside a folder this module creates and
+  marks (`.scorecards-staging`, naming the folder); a killed build's leftovers are removed only
+  when they carry that mark, never because of their name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+MARKER = ".scorecards-site"
+MARKER_TEXT = (
+    "This folder was written by `scorecards build`. The next build into it replaces all of it;\n"
+    "delete this file to keep scorecards from ever replacing the folder.\n"
+)
+STAGING_MARKER = ".scorecards-staging"
+CACHE_MARKER = ".scorecards-cache"
+TAR_MARKER_WITHIN = 8
+"""A scorecards tar's members are sorted: the marker is among its first few (after `.nojekyll`)."""
+
+
+class UnsafeOutput(Exception):
+    """The output may not be written: the message says which path, why, and what to do."""
+
+
+def _is_marked_folder(folder: Path) -> bool:
+    marker = folder / MARKER
+    try:
+        return marker.is_file() and not marker.is_symlink() and marker.read_text(encoding="utf-8") == MARKER_TEXT
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def is_scorecards_tar(path: Path) -> bool:
+    """Whether `path` is a tar a scorecards build wrote: its first members include the marker."""
+    try:
+        with tarfile.open(path, "r:") as tar:
+            for _ in range(TAR_MARKER_WITHIN):
+                member = tar.next()
+                if member is None:
+                    return False
+                if member.name == MARKER and member.isfile():
+                    extracted = tar.extractfile(member)
+                    return extracted is not None and extracted.read(len(MARKER_TEXT) + 1) == MARKER_TEXT.encode()
+    except (OSError, tarfile.TarError, UnicodeDecodeError):
+        return False
+    return False
+
+
+def _within(inner: Path, outer: Path) -> bool:
+    return inner == outer or outer in inner.parents
+
+
+def check_output(out: str | os.PathLike[str], data_dir: Path) -> Path:
+    """The resolved output path, if a build may write it; raises UnsafeOutput otherwise."""
+    given = os.fspath(out)
+    if not given.strip():
+        raise UnsafeOutput("the output path is empty (an unset variable?); name the folder, e.g. -o site")
+    path = Path(given)
+    if path.is_symlink():
+        raise UnsafeOutput(f"refusing to write {given}: it is a symbolic link; name a real folder instead")
+    resolved = path.resolve()
+    is_tar = resolved.suffix == ".tar"
+    data = data_dir.resolve()
+    cwd = Path.cwd().resolve()
+    homes = {Path(os.path.expanduser("~")).resolve()}
+    if os.environ.get("HOME"):
+        homes.add(Path(os.environ["HOME"]).resolve())
+    if resolved == Path(resolved.anchor) or os.path.ismount(resolved):
+        raise UnsafeOutput(f"refusing to write {resolved}: it is a filesystem root or mount point; name a folder inside it")
+    where = (
+        "is the data folder" if resolved == data else "is inside the data folder" if _within(resolved, data)
+        else "holds the data folder" if _within(data, resolved) else None
+    )
+    if where is not None:
+        raise UnsafeOutput(f"refusing to write {resolved}: it {where} {data}; name a folder beside the data, e.g. -o site")
+    if _within(cwd, resolved):
+        where = "is the current folder" if cwd == resolved else f"holds the current folder {cwd}"
+        raise UnsafeOutput(f"refusing to write {resolved}: it {where}; name a new folder inside it, e.g. -o site")
+    for home in sorted(homes):
+        if _within(home, resolved):
+            where = "is the home folder" if home == resolved else f"holds the home folder {home}"
+            raise UnsafeOutput(f"refusing to write {resolved}: it {where}; name a new folder inside it")
+    if not os.path.lexists(resolved):
+        return resolved
+    if is_tar:
+        if resolved.is_dir():
+            raise UnsafeOutput(f"refusing to write {resolved}: it is a folder, and an output ending in .tar is a file")
+        if not resolved.is_file():
+            raise UnsafeOutput(f"refusing to write {resolved}: it is not a regular file")
+        if resolved.stat().st_size and not is_scorecards_tar(resolved):
+            raise UnsafeOutput(
+                f"refusing to replace {resolved}: it is not a tar that scorecards built; "
+                "choose another name or remove it yourself"
+            )
+        return resolved
+    if not resolved.is_dir():
+        raise UnsafeOutput(f"refusing to replace {resolved}: it is a file, not a folder; choose another name")
+    with os.scandir(resolved) as entries:
+        empty = next(entries, None) is None
+    if not empty and not _is_marked_folder(resolved):
+        raise UnsafeOutput(
+            f"refusing to replace {resolved}: it is not empty and has no {MARKER} marker, so it is not a "
+            "previous scorecards site; choose a new or empty folder, or remove it yourself"
+        )
+    return resolved
+
+
+def write_marker(folder: Path) -> None:
+    (folder / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+
+
+class OutputLock:
+    """An exclusive lock on `.<name>.lock` beside the output, held for the whole build."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = out.parent / f".{out.name}.lock"
+        self._fd: int | None = None
+
+    def __enter__(self) -> OutputLock:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise UnsafeOutput(f"refusing to use the lock {self.path}: it is a symbolic link") from error
+            raise
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as error:
+            os.close(fd)
+            raise UnsafeOutput(
+                f"another build is writing {self.path.parent / self.path.name[1:-5]} (it holds {self.path}); "
+                "wait for it to finish"
+            ) from error
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the lock; the empty file stays, as Hugo's does
+            self._fd = None
+
+
+def _staging_text(folder: Path) -> str:
+    return f"scorecards staging folder {folder.name}: removed by the next build into this output\n"
+
+
+def make_staging(out: Path, kind: str) -> Path:
+    """A new folder `.<name>.<kind>-*` beside `out`, marked as this tool's."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.{kind}-", dir=out.parent))
+    (folder / STAGING_MARKER).write_text(_staging_text(folder), encoding="utf-8")
+    return folder
+
+
+def is_our_staging(folder: Path) -> bool:
+    marker = folder / STAGING_MARKER
+    try:
+        return (
+            folder.is_dir() and not folder.is_symlink() and marker.is_file() and not marker.is_symlink()
+            and marker.read_text(encoding="utf-8") == _staging_text(folder)
+        )
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def remove_leftovers(out: Path) -> None:
+    """Staging and old folders of builds that were killed before they could clean up: only those
+    this tool made (marked), never a folder because of its name. Call it holding the lock."""
+    for kind in ("tmp", "old"):
+        for leftover in sorted(out.parent.glob(f".{out.name}.{kind}-*")):
+            if is_our_staging(leftover):
+                shutil.rmtree(leftover, ignore_errors=True)
+
+
+def prepare_cache(out: Path) -> Path:
+    """The build cache `.<name>.cache` beside the output: made and marked by this tool, or refused."""
+    cache = out.parent / f".{out.name}.cache"
+    if cache.is_symlink():
+        raise UnsafeOutput(f"refusing to use the build cache {cache}: it is a symbolic link")
+    if cache.exists():
+        marker = cache / CACHE_MARKER
+        if not cache.is_dir() or not marker.is_file() or marker.is_symlink():
+            raise UnsafeOutput(
+                f"refusing to use {cache} as the build cache: scorecards did not make it; remove or rename it"
+            )
+        return cache
+    cache.mkdir()
+    (cache / CACHE_MARKER).write_text("scorecards build cache: safe to delete\n", encoding="utf-8")
+    return cache
+
+
+@contextlib.contextmanager
+def claimed(out: str | os.PathLike[str], data_dir: Path) -> Iterator[Path]:
+    """Checks the output, makes its parent, locks it, clears marked leftovers and the cache; yields
+    the resolved output path. Everything a build writes goes below it or beside it."""
+    resolved = check_output(out, data_dir)
+    resolved.parent.mkdir(parents=True, exist_ok=True)
+    with OutputLock(resolved):
+        check_output(out, data_dir)  # again, now that no other build can be changing it
+        remove_leftovers(resolved)
+        prepare_cache(resolved)
+        yield resolved
