@@ -22,10 +22,10 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from builder.assets import TEMPLATES
 from builder.config import SiteConfig
 
 _ROOT = Path(__file__).resolve().parent
-_TEMPLATES = _ROOT.parent / "templates"
 MANIFEST_VERSION = 1
 
 
@@ -45,8 +45,10 @@ def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
 def code_key() -> str:
     """The builder's code, templates and static files, and the tdqs version."""
     parts: list[bytes | str] = [str(MANIFEST_VERSION), version("tdqs")]
-    for path in _tree(_ROOT, (".py", ".sql")) + _tree(_TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
-        parts += [path.relative_to(_ROOT.parent).as_posix(), path.read_bytes()]
+    for path in _tree(_ROOT, (".py", ".sql")):
+        parts += [path.relative_to(_ROOT).as_posix(), path.read_bytes()]
+    for path in _tree(TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
+        parts += ["templates/" + path.relative_to(TEMPLATES).as_posix(), path.read_bytes()]
     return content_key(*parts)
 
 

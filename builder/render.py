@@ -4,18 +4,16 @@ filters templates need. One Renderer per build; rendering a page is a pure funct
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup
 
 from builder import urls
+from builder.assets import TEMPLATES
 from builder.config import SiteConfig
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
 from builder.pages.page import Page
-
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 def fmt_score(value: float | None, digits: int = 1) -> str:
