@@ -1,0 +1,128 @@
+"""Lighthouse scores of the built site's page kinds, in Lighthouse's default mobile profile.
+
+Builds a data folder (default `data/`) into a temporary folder with `--site-url` set to the local
+server (so canonical links, the sitemap and robots.txt are what SEO checks), serves it gzipped as
+GitHub Pages does (`scorecards serve`'s handler), runs Lighthouse 12 against one page of each
+kind and prints a table of the four category scores and the main performance metrics.
+
+Lighthouse comes from npm and drives Debian's chromium (no browser download):
+
+    npm i -E --prefix /tmp/lighthouse lighthouse@12.2.3
+    python -m bench.lighthouse --lighthouse /tmp/lighthouse/node_modules/.bin/lighthouse
+    python -m bench.lighthouse --lighthouse … --servers 1504 --tools 22837   # a tenth of the registry
+
+Lighthouse's performance score depends on the CPU it gets: run it on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from builder.serve import make_server
+
+ROOT = Path(__file__).resolve().parents[1]
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift")
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run "
+    "--disable-background-networking --disable-component-update --disable-sync"
+)
+
+
+def first(folder: Path, pattern: str) -> str | None:
+    """The first page matching `pattern` below `folder`, as a path relative to the site."""
+    found = sorted(folder.glob(pattern))
+    return found[0].parent.relative_to(folder).as_posix() + "/" if found else None
+
+
+def pages(site: Path, scale: bool) -> dict[str, str]:
+    """One page of each kind: name → path below the site root."""
+    if scale:
+        wanted = {"home": "", "servers list": "servers/", "changes": "changes/"}
+        return {name: path for name, path in wanted.items() if (site / path / "index.html").is_file()}
+    kinds = {
+        "home": "",
+        "servers list": "servers/",
+        "server": first(site, "servers/*/index.html"),
+        "tool": first(site, "servers/*/tools/*/index.html"),
+        "search": "search/",
+        "FlowMCP provider": first(site, "providers/*/index.html"),
+        "sessions": "sessions/",
+        "changes": "changes/",
+    }
+    return {name: path for name, path in kinds.items() if path is not None and (site / path / "index.html").is_file()}
+
+
+def lighthouse(binary: str, url: str, report: Path) -> dict[str, float]:
+    env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
+    subprocess.run(
+        [binary, url, "--output=json", f"--output-path={report}", f"--chrome-flags={CHROME_FLAGS}",
+         f"--only-categories={','.join(CATEGORIES)}", "--quiet"],
+        check=True, env=env, timeout=600,
+    )
+    result = json.loads(report.read_text(encoding="utf-8"))
+    scores = {name: round(100 * (result["categories"][name]["score"] or 0)) for name in CATEGORIES}
+    metrics = {name: result["audits"][name]["numericValue"] for name in METRICS}
+    failed = [
+        audit_id for name in CATEGORIES if name != "performance"
+        for ref in result["categories"][name]["auditRefs"]
+        if ref["weight"] and (audit := result["audits"][ref["id"]])["score"] is not None and audit["score"] < 1
+        for audit_id in [ref["id"]]
+    ]
+    return {**scores, **metrics, "failed": failed}  # type: ignore[dict-item]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lighthouse", required=True, help="the lighthouse binary (npm i -E lighthouse@12.2.3)")
+    parser.add_argument("--data", default=None, help="data folder to build (default: data/, or a generated corpus)")
+    parser.add_argument("--servers", type=int, default=0, help="generate a demo corpus of this many servers instead")
+    parser.add_argument("--tools", type=int, default=0)
+    parser.add_argument("--keep", default=None, help="keep the Lighthouse JSON reports in this folder")
+    args = parser.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="scorecards-lighthouse-"))
+    try:
+        data = Path(args.data) if args.data else ROOT / "data"
+        if args.servers:
+            data = work / "corpus"
+            subprocess.run([sys.executable, "-m", "builder.cli", "demo", str(data), "--servers", str(args.servers),
+                            "--tools", str(args.tools)], check=True)
+        server = make_server(work / "site", port=0, quiet=True)
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        subprocess.run([sys.executable, "-m", "builder.cli", "build", str(data), "-o", str(work / "site"),
+                        "--site-url", origin], check=True, cwd=work)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        reports = Path(args.keep) if args.keep else work / "reports"
+        reports.mkdir(parents=True, exist_ok=True)
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}")
+        print(f"corpus: {data if not args.servers else f'demo --servers {args.servers} --tools {args.tools}'}")
+        header = f"{'page':<18} {'perf':>4} {'a11y':>4} {'bp':>4} {'seo':>4} {'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>5}"
+        print(header)
+        print("-" * len(header))
+        for name, path in pages(work / "site", scale=bool(args.servers)).items():
+            slug = name.replace(" ", "-")
+            r = lighthouse(args.lighthouse, f"{origin}/{path}", reports / f"{slug}.json")
+            print(f"{name:<18} {r['performance']:>4} {r['accessibility']:>4} {r['best-practices']:>4} {r['seo']:>4} "
+                  f"{r['first-contentful-paint']:>7.0f} {r['largest-contentful-paint']:>7.0f} "
+                  f"{r['total-blocking-time']:>7.0f} {r['cumulative-layout-shift']:>5.3f}"
+                  + (f"  failing: {', '.join(r['failed'])}" if r["failed"] else ""), flush=True)
+        server.shutdown()
+        server.server_close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
