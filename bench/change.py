@@ -25,12 +25,12 @@ from typing import Any
 from tdqs import parse_tool_definitions, score_server, stringify_json
 
 from bench.corpus import INDEX, replace_file
-from builder.demo.standin import StandInLlm
 from builder.problems import ProblemLog
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.models import RegistryIndex
 from builder.sources.tdqs.reader import read_server
 from builder.sources.tdqs.registry_index import dump_index, index_server
+from scorecards_demo.standin import StandInLlm
 
 NEW_CAPTURE_AT = datetime(2026, 6, 2, tzinfo=UTC)
 """After every demo capture (they all lie before 2026-06-01): the change is the newest data."""

@@ -132,7 +132,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from builder.demo.generate import generate_demo
+    from scorecards_demo.generate import generate_demo
     from builder.problems import ProblemLog
     from builder.sources.tdqs.reader import read_tdqs
     from builder.sources.tdqs.registry_index import write_index

@@ -18,9 +18,9 @@ from collections import Counter, defaultdict
 from tdqs.score_server_coherence import CoherenceResponse
 from tdqs.tool_score import Justification
 
-from builder.demo.cues import LIFECYCLE, SPECIFIC_VERBS, name_tokens, stem
-from builder.demo.prompt_reading import CoherencePrompt, PromptCandidate, PromptTool
-from builder.demo.rng import hash_unit
+from scorecards_demo.cues import LIFECYCLE, SPECIFIC_VERBS, name_tokens, stem
+from scorecards_demo.prompt_reading import CoherencePrompt, PromptCandidate, PromptTool
+from scorecards_demo.rng import hash_unit
 
 CONFIRM_SAME_RESOURCE = 0.7
 CONFIRM_OTHER_READS = 0.25

@@ -17,16 +17,16 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from builder.demo.descriptions import DescriptionPlan, Sibling, Voice, compose_description
-from builder.demo.domains import DOMAINS
-from builder.demo.fields import DocStyle, describe_field
-from builder.demo.naming import CONVENTIONS, Convention, tool_name, tool_title
-from builder.demo.operations import Operation, domain_operations, related_kinds
-from builder.demo.plan import ServerPlan
-from builder.demo.quality import draw_plan, server_care, tool_care
-from builder.demo.rng import derive_rng
-from builder.demo.schemas import Param, SchemaStyle, input_schema, output_schema
-from builder.demo.vocabulary import FieldSpec, parse_fields
+from scorecards_demo.descriptions import DescriptionPlan, Sibling, Voice, compose_description
+from scorecards_demo.domains import DOMAINS
+from scorecards_demo.fields import DocStyle, describe_field
+from scorecards_demo.naming import CONVENTIONS, Convention, tool_name, tool_title
+from scorecards_demo.operations import Operation, domain_operations, related_kinds
+from scorecards_demo.plan import ServerPlan
+from scorecards_demo.quality import draw_plan, server_care, tool_care
+from scorecards_demo.rng import derive_rng
+from scorecards_demo.schemas import Param, SchemaStyle, input_schema, output_schema
+from scorecards_demo.vocabulary import FieldSpec, parse_fields
 
 MAX_PARAMS = 6
 MAX_SPARES = 8

@@ -14,11 +14,11 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from builder.demo.fields import describe_field
-from builder.demo.operations import Operation, OpKind
-from builder.demo.schemas import Param
-from builder.demo.vocabulary import Effect, FieldSpec, Resource
-from builder.demo.wording import article, capitalize_first, join_words
+from scorecards_demo.fields import describe_field
+from scorecards_demo.operations import Operation, OpKind
+from scorecards_demo.schemas import Param
+from scorecards_demo.vocabulary import Effect, FieldSpec, Resource
+from scorecards_demo.wording import article, capitalize_first, join_words
 
 DescriptionKind = Literal["missing", "tautology", "mismatched", "terse", "vague", "clear"]
 """`mismatched` is a sibling's description pasted onto the wrong tool: it reads well and says

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from builder.demo.vocabulary import FieldSpec, parse_fields
+from scorecards_demo.vocabulary import FieldSpec, parse_fields
 
 DocStyle = Literal["terse", "rich"]
 

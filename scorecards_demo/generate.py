@@ -26,12 +26,12 @@ from typing import Any
 
 from tdqs import parse_tool_definitions, score_server
 
-from builder.demo.definitions import build_server, render_tool
-from builder.demo.history import capture_tools
-from builder.demo.jsonout import to_json_text
-from builder.demo.layout import MARKER, capture_id
-from builder.demo.plan import ServerPlan, plan_corpus
-from builder.demo.standin import STAND_IN_MODEL, StandInLlm
+from scorecards_demo.definitions import build_server, render_tool
+from scorecards_demo.history import capture_tools
+from scorecards_demo.jsonout import to_json_text
+from scorecards_demo.layout import MARKER, capture_id
+from scorecards_demo.plan import ServerPlan, plan_corpus
+from scorecards_demo.standin import STAND_IN_MODEL, StandInLlm
 
 GENERATOR = "scorecards demo"
 _SERVER_ID = re.compile(r"[a-z0-9][a-z0-9-]*")

@@ -14,7 +14,7 @@ import dataclasses
 import random
 from typing import Literal
 
-from builder.demo.definitions import (
+from scorecards_demo.definitions import (
     SYNONYMS,
     ServerDraft,
     ToolBlueprint,
@@ -22,9 +22,9 @@ from builder.demo.definitions import (
     name_for,
     render_tool,
 )
-from builder.demo.operations import Operation
-from builder.demo.quality import better, worse
-from builder.demo.rng import derive_rng
+from scorecards_demo.operations import Operation
+from scorecards_demo.quality import better, worse
+from scorecards_demo.rng import derive_rng
 
 Change = Literal["improved", "regressed", "param_documented", "tool_added", "tool_removed"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from builder.demo.vocabulary import Action, Domain, Effect, Resource
+from scorecards_demo.vocabulary import Action, Domain, Effect, Resource
 
 OpKind = Literal[
     "list",

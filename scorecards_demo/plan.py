@@ -13,10 +13,10 @@ import random
 import unicodedata
 from dataclasses import dataclass
 
-from builder.demo.domains import DOMAINS
-from builder.demo.layout import before_base, stamp
-from builder.demo.rng import derive_rng
-from builder.demo.wording import article
+from scorecards_demo.domains import DOMAINS
+from scorecards_demo.layout import before_base, stamp
+from scorecards_demo.rng import derive_rng
+from scorecards_demo.wording import article
 
 MAX_TOOLS_PER_SERVER = 500
 """tdqs refuses a tools/list with more tools than this."""

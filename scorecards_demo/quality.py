@@ -13,7 +13,7 @@ import dataclasses
 import random
 from typing import Any
 
-from builder.demo.descriptions import DescriptionKind, DescriptionPlan, Sibling
+from scorecards_demo.descriptions import DescriptionKind, DescriptionPlan, Sibling
 
 AUTHORS: tuple[tuple[float, float, float], ...] = (
     (0.41, 1.5, 8.0),

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from builder.demo.fields import COMPOSITES
-from builder.demo.vocabulary import FieldSpec
+from scorecards_demo.fields import COMPOSITES
+from scorecards_demo.vocabulary import FieldSpec
 
 SchemaStyle = Literal["plain", "zod", "pydantic"]
 

@@ -19,9 +19,9 @@ from pydantic import BaseModel
 from tdqs.score_server_coherence import CoherenceResponse
 from tdqs.score_tool_definition import ToolScoringResponse
 
-from builder.demo.coherence_rubric import grade_server
-from builder.demo.prompt_reading import read_coherence_prompt, read_tool_prompt
-from builder.demo.tool_rubric import grade_tool
+from scorecards_demo.coherence_rubric import grade_server
+from scorecards_demo.prompt_reading import read_coherence_prompt, read_tool_prompt
+from scorecards_demo.tool_rubric import grade_tool
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -23,10 +23,10 @@ from typing import Literal
 from tdqs.score_tool_definition import ToolScoringResponse
 from tdqs.tool_score import Justification
 
-from builder.demo.cues import Cues, read_cues
-from builder.demo.prompt_reading import ToolPrompt
-from builder.demo.rng import hash_unit
-from builder.demo.wording import join_words
+from scorecards_demo.cues import Cues, read_cues
+from scorecards_demo.prompt_reading import ToolPrompt
+from scorecards_demo.rng import hash_unit
+from scorecards_demo.wording import join_words
 
 Dimension = Literal[
     "purpose_clarity",

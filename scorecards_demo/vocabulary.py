@@ -1,7 +1,8 @@
 """The shapes the synthetic servers are made of: domains, their resources, actions and fields.
 
-Domains are written as data (`domains.py`) in a compact field notation so that thirty-odd of
-them stay readable; this module holds the typed records and the one parser for that notation.
+Domains are written as data (`data/domains.toml`) in a compact field notation so that thirty-odd
+of them stay readable; this module holds the typed records, the one parser for that notation and
+the loader of the data file.
 
 Field notation, one token per field, separated by spaces:
 `name`, then any of `!` (required), `:kind` (string when absent), `{a,b,c}` (enum), `[]` (array).
@@ -12,8 +13,10 @@ A field of kind `object` takes its properties from `fields.COMPOSITES[name]`.
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
-from typing import Literal
+from importlib import resources
+from typing import Any, Literal
 
 FieldKind = Literal["string", "integer", "number", "boolean", "date", "date-time", "email", "uri", "object"]
 
@@ -139,4 +142,22 @@ def action(verb: str, noun: str, effect: Effect, purpose: str, *, params: str = 
         purpose=purpose,
         params=parse_fields(params),
         returns=returns,
+    )
+
+
+def load_domains(name: str) -> tuple[Domain, ...]:
+    """The domains of `data/<name>` (TOML: `[[domain]]` tables with `[[domain.resource]]` and
+    `[[domain.action]]` tables holding the arguments of `resource()` and `action()`)."""
+    text = resources.files("scorecards_demo").joinpath("data", name).read_text(encoding="utf-8")
+    document: dict[str, Any] = tomllib.loads(text)
+    return tuple(
+        Domain(
+            key=entry["key"],
+            label=entry["label"],
+            topics=tuple(entry["topics"]),
+            brands=tuple(entry["brands"]),
+            resources=tuple(resource(**item) for item in entry.get("resource", ())),
+            actions=tuple(action(**item) for item in entry.get("action", ())),
+        )
+        for entry in document["domain"]
     )

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from tdqs import ToolDefinition, compute_context_signals
 
-from builder.demo.definitions import build_server, render_tool
-from builder.demo.plan import plan_corpus, tool_counts
+from scorecards_demo.definitions import build_server, render_tool
+from scorecards_demo.plan import plan_corpus, tool_counts
 
 SERVER_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from tdqs import ScoreReport
 
-from builder.demo.generate import generate_demo
+from scorecards_demo.generate import generate_demo
 
 PUBLISHED_TIERS = {"A": 54.1, "B": 19.4, "C": 23.8, "D": 2.7}
 PUBLISHED_MEANS = {

@@ -20,7 +20,7 @@ from tdqs import (
 )
 from tdqs.find_shadow_candidates import CostedTool
 
-from builder.demo.generate import generate_demo
+from scorecards_demo.generate import generate_demo
 
 SERVERS = 24
 TOOLS = 300

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tdqs import stringify_json
 
-from builder.demo.jsonout import to_json_text
+from scorecards_demo.jsonout import to_json_text
 
 SCALARS = (
     st.none()

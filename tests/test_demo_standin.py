@@ -29,10 +29,10 @@ from tdqs.find_shadow_candidates import CostedTool
 from tdqs.score_server_coherence import CoherenceResponse
 from tdqs.score_tool_definition import ToolScoringResponse
 
-from builder.demo.coherence_rubric import coherence_grades
-from builder.demo.prompt_reading import read_coherence_prompt, read_tool_prompt
-from builder.demo.standin import StandInLlm
-from builder.demo.tool_rubric import grades
+from scorecards_demo.coherence_rubric import coherence_grades
+from scorecards_demo.prompt_reading import read_coherence_prompt, read_tool_prompt
+from scorecards_demo.standin import StandInLlm
+from scorecards_demo.tool_rubric import grades
 
 REAL_TOOLS = Path(__file__).resolve().parents[1].parent / "shared" / "real-tools"
 LINE = st.characters(blacklist_characters="\n", blacklist_categories=("Cs",))

@@ -15,7 +15,7 @@ from site_helpers import Page, api, build_in_memory
 from tdqs import ToolDefinition, compute_context_signals, parse_tool_definitions, score_server
 
 from builder import urls
-from builder.demo.standin import StandInLlm
+from scorecards_demo.standin import StandInLlm
 
 CAPTURES = sorted((SHARED / "real-tools").glob("*.json"))
 
