@@ -244,6 +244,8 @@ def render_and_write(
         model.owned_reused = start_owned(model.owners, model.site, config, writer, manifest)
     local = [index for index, output in enumerate(outputs) if not isinstance(output, Owned)]
     todo = local
+    if progress:
+        progress("render", 0, len(local))  # the stage starts: its rate and ETA count from here
     reused = model.owned_reused or 0
     linking = time.perf_counter()
     if manifest is not None and isinstance(writer, SiteWriter):

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from tqdm import tqdm
+
 from builder.config import SiteConfig
 
 
@@ -44,24 +46,25 @@ def _os_error(error: OSError, output: str) -> str:
 
 
 class Progress:
-    """A one-line progress bar on a terminal; stage lines otherwise (CI logs stay readable)."""
+    """Progress per stage: a tqdm bar (rate and ETA) on a terminal; one line per finished stage
+    otherwise, so CI logs stay readable."""
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
-        self.last_stage = ""
         self.started = time.monotonic()
+        self.bars: dict[str, tqdm] = {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if self.tty:
-            width = 30
-            filled = int(width * done / total) if total else width
-            sys.stderr.write(f"\r{stage:>8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+            bar = self.bars.get(stage)
+            if bar is None:
+                bar = self.bars[stage] = tqdm(total=total, desc=f"{stage:>8}", unit="file", file=sys.stderr)
+            bar.total = total
+            bar.update(done - bar.n)
             if done >= total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
+                bar.close()
         elif done >= total:
             sys.stderr.write(f"{stage}: {total} done ({time.monotonic() - self.started:.1f}s)\n")
-        self.last_stage = stage
 
 
 def _data_dir(value: str) -> Path:
@@ -132,10 +135,10 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from scorecards_demo.generate import generate_demo
     from builder.problems import ProblemLog
     from builder.sources.tdqs.reader import read_tdqs
     from builder.sources.tdqs.registry_index import write_index
+    from scorecards_demo.generate import generate_demo
 
     out = Path(args.output)
     if args.servers < 1 or args.tools < args.servers:
