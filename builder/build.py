@@ -33,6 +33,7 @@ from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
 from builder.heap import kept, settle
 from builder.incremental import Manifest, cache_folder, engine_key
+from builder.links import LinkLog
 from builder.output import MARKER, MARKER_TEXT, claimed
 from builder.owners import Owners, die_with_parent
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
@@ -259,24 +260,29 @@ def render_and_write(
                 todo.append(index)
     linking = time.perf_counter() - linking
     workers = workers or os.cpu_count() or 1
+    links = LinkLog(config.base_path)
     if model.owners is not None:
         # The workers are rendering their own outputs; the few corpus-wide ones are done here.
         started = time.perf_counter()
-        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer)
-        _collect_owned(model.owners, writer, timings)
+        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, links=links)
+        _collect_owned(model.owners, writer, timings, links)
         timings["render"] = time.perf_counter() - started - timings["write"]
         if progress:
             progress("render", len(todo), len(todo))
     elif isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
-        timings = _render_in_workers(model, config, writer, workers, todo, progress)
+        timings = _render_in_workers(model, config, writer, workers, todo, progress, links)
     else:
-        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress)
+        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress, links)
     started = time.perf_counter()
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
     writer.write(MARKER, MARKER_TEXT)  # what lets the next build know it may replace this site
     timings["write"] += time.perf_counter() - started
+    # Every link of every page rendered above, wherever it was rendered, before anything is
+    # committed (a page lent by the previous build was checked when it was rendered, and its
+    # inputs have not changed since).
+    links.check(writer.paths)
     timings["link"] = linking
     timings["reused"] = float(reused)
     return timings
@@ -284,7 +290,7 @@ def render_and_write(
 
 def _render_indices(
     renderer: Renderer, outputs: list[Output], indices: list[int], writer: Writer,
-    progress: Progress | None = None,
+    progress: Progress | None = None, links: LinkLog | None = None,
 ) -> dict[str, float]:
     rendering = writing = 0.0
     for done, index in enumerate(indices, start=1):
@@ -295,6 +301,8 @@ def _render_indices(
         content = renderer.render(output) if isinstance(output, Page) else output.data()
         rendered = time.perf_counter()
         writer.write(output.path, content)
+        if links is not None and isinstance(output, Page):
+            links.add(output.path, content)
         rendering += rendered - began
         writing += time.perf_counter() - rendered
         if progress and (done % 500 == 0 or done == len(indices)):
@@ -308,18 +316,20 @@ Set just before the fork, so nothing is pickled but chunk bounds going in and ti
 tar, where each member landed) coming back."""
 
 
-def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any]]:
+def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any], dict[str, str]]:
     writer = _SHARED.get("own_writer")
     if writer is None:
         writer = _SHARED["own_writer"] = _SHARED["writer"].worker_writer()
     renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["model"].site))
     indices = _SHARED["todo"][bounds[0] : bounds[1]]
-    timings = _render_indices(renderer, _SHARED["model"].outputs, indices, writer)
-    return len(indices), timings["render"], timings["write"], writer.drain()
+    links = LinkLog(_SHARED["config"].base_path)
+    timings = _render_indices(renderer, _SHARED["model"].outputs, indices, writer, links=links)
+    return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
 
 
 def _render_in_workers(
-    model: Model, config: SiteConfig, writer: SiteWriter, workers: int, todo: list[int], progress: Progress | None
+    model: Model, config: SiteConfig, writer: SiteWriter, workers: int, todo: list[int], progress: Progress | None,
+    links: LinkLog,
 ) -> dict[str, float]:
     """Every output path to render is registered with the writer first (so duplicates still fail
     before anything is written), then forked workers render chunks of them into the staging
@@ -337,10 +347,11 @@ def _render_in_workers(
     settle()
     try:
         with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
-            for count, _, wrote, written in pool.imap_unordered(_worker_chunk, chunks):
+            for count, _, wrote, written, targets in pool.imap_unordered(_worker_chunk, chunks):
                 done += count
                 write_total += wrote
                 writer.adopt(written)
+                links.merge(targets)
                 if progress:
                     progress("render", done, len(todo))
     finally:
@@ -351,13 +362,15 @@ def _render_in_workers(
 
 
 def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
-                       ) -> tuple[int, float, float, list[Any]]:
-    """In a worker of builder.owners: renders the given outputs of its own."""
+                       ) -> tuple[int, float, float, list[Any], dict[str, str]]:
+    """In a worker of builder.owners: renders the given outputs of its own; hands back where they
+    were written and the links they hold."""
     site, config, spec, indices = argument
     writer = open_worker_writer(spec)
+    links = LinkLog(config.base_path)
     try:
-        timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer)
-        return len(indices), timings["render"], timings["write"], writer.drain()
+        timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer, links=links)
+        return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
     finally:
         writer.close()
 
@@ -380,12 +393,13 @@ def start_owned(
     return reused
 
 
-def _collect_owned(owners: Owners, writer: SiteWriter, timings: dict[str, float]) -> None:
+def _collect_owned(owners: Owners, writer: SiteWriter, timings: dict[str, float], links: LinkLog) -> None:
     """Waits for the workers' rendering; their writing time is added as a share of the wall time."""
     wrote = 0.0
-    for _, _, writing, written in owners.collect():
+    for _, _, writing, written, targets in owners.collect():
         wrote += writing
         writer.adopt(written)
+        links.merge(targets)
     timings["write"] += wrote / owners.count
 
 

@@ -85,6 +85,7 @@ def _config(args: argparse.Namespace) -> SiteConfig:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
+    from builder.links import BrokenLinks
     from builder.output import UnsafeOutput
 
     data = _data_dir(args.data)
@@ -94,6 +95,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from error
     except OSError as error:
         raise BuildFailed(_os_error(error, args.output)) from error
+    except BrokenLinks as error:
+        raise BuildFailed(f"{error}; nothing was replaced (a scorecards bug: please report it)") from error
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log

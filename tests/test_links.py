@@ -1,0 +1,59 @@
+"""Every link of every rendered page is checked against the build's outputs before anything is
+committed: a page that links to an output the plan lost fails the build, naming both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpus import definition, report, scores, tool_score, write_capture
+
+from builder.build import read_and_plan, render_and_write
+from builder.config import SiteConfig
+from builder.links import BrokenLinks, link_targets
+from builder.pages.page import Page
+from builder.write import MemoryWriter
+
+
+def test_links_resolve_as_a_browser_resolves_them() -> None:
+    """External links, fragments and a bare query (the page itself) are not targets."""
+    html = (
+        '<a href="../b/">b</a> <a href="../b/#top">same b</a> <a href="https://example.org/x">out</a> '
+        '<a href="mailto:a@b.c">mail</a> <a href="#here">here</a> <a href="?q=1">query</a> '
+        "<img src='../../static/logo.svg'> <a href=\"tools/t%20x/index.html\">escaped</a> "
+        '<a href="/base/servers/">root-relative</a> <a href="/other/">outside the base</a> '
+        '<a href="../../../../etc/passwd">above the site</a> <a href="a&amp;b.html">entity</a>'
+    )
+    assert link_targets("servers/a/index.html", html, "/base/") == {
+        "servers/b/index.html",
+        "static/logo.svg",
+        "servers/a/tools/t x/index.html",
+        "servers/index.html",
+        "/other/",
+        "../../../../etc/passwd",
+        "servers/a/a&b.html",
+    }
+
+
+def test_a_page_linking_to_an_output_the_plan_lost_fails_the_build(tmp_path: Path) -> None:
+    tools = [tool_score(definition(name), scores(4, 4, 3, 3, 4, 4)) for name in ("alpha", "beta")]
+    write_capture(tmp_path, "srv", report("srv", tools))
+    config = SiteConfig()
+    model = read_and_plan(tmp_path, config)
+    lost = "servers/srv/tools/beta/index.html"
+    assert any(isinstance(o, Page) and o.path == lost for o in model.outputs)
+    model.outputs = [o for o in model.outputs if o.path != lost]
+    with pytest.raises(BrokenLinks) as raised:
+        render_and_write(model, config, MemoryWriter())
+    assert f"servers/srv/index.html → {lost}" in str(raised.value)
+
+
+def test_the_demo_corpus_has_no_broken_link_and_the_check_sees_them_all() -> None:
+    data = Path(__file__).resolve().parents[1] / "data"
+    config = SiteConfig(base_url="/scorecards/")
+    model = read_and_plan(data, config)
+    writer = MemoryWriter()
+    render_and_write(model, config, writer)  # raises BrokenLinks on any broken link
+    pages = [path for path in writer.files if path.endswith(".html")]
+    linked = set().union(*(link_targets(p, writer.text(p), config.base_path) for p in pages))
+    assert len(pages) > 300 and {p for p in pages if p != "404.html"} <= linked | {"index.html"}
