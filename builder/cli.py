@@ -11,11 +11,13 @@ import json
 import signal
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 from tqdm import tqdm
 
 from builder.config import SiteConfig
+from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 
 class UserError(Exception):
@@ -74,13 +76,18 @@ def _data_dir(value: str) -> Path:
     return path
 
 
-def _config(args: argparse.Namespace) -> SiteConfig:
-    return SiteConfig(
-        base_url=args.base_url,
-        site_url=args.site_url,
-        dispute_url=args.dispute_url,
-        **({"title": args.title} if args.title else {}),
-    )
+def _settings(args: argparse.Namespace, data: Path) -> Settings:
+    """`scorecards.toml` (given, beside the data folder, or in the current folder) with the flags
+    that were given laid over it."""
+    path = Path(args.config) if args.config else find_settings(data, Path.cwd())
+    if args.config and not path.is_file():  # type: ignore[union-attr]
+        raise UserError(f"settings file not found: {args.config}")
+    overrides = {key: getattr(args, key, None) for key in ("title", "base_url", "site_url", "dispute_url", "strict",
+                                                            "search")}
+    try:
+        return load_settings(path, overrides)
+    except SettingsError as error:
+        raise UserError(str(error)) from error
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -89,8 +96,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     from builder.output import UnsafeOutput
 
     data = _data_dir(args.data)
+    settings = _settings(args, data)
     try:
-        result = build(data, args.output, _config(args), progress=Progress(), search=not args.no_search)
+        result = build(data, args.output, settings.site(), progress=Progress(), search=settings.search)
     except UnsafeOutput as error:
         raise UserError(str(error)) from error
     except OSError as error:
@@ -106,20 +114,22 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"({', '.join(result.systems) or 'no grading data'}); "
         f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
     )
-    return 1 if args.strict and len(log) else 0
+    return 1 if settings.strict and len(log) else 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from builder.build import read_and_plan
 
-    model = read_and_plan(_data_dir(args.data), SiteConfig())
+    data = _data_dir(args.data)
+    settings = _settings(args, data)
+    model = read_and_plan(data, settings.site())
     model.close()
     for problem in model.log.problems:
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
     files = model.log.files
     print(f"{len(files)} files read, {model.log.error_count} errors, {len(model.log) - model.log.error_count} warnings")
-    return 1 if model.log.error_count or (args.strict and len(model.log)) else 0
+    return 1 if model.log.error_count or (settings.strict and len(model.log)) else 0
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -171,23 +181,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
+    root.add_argument("--version", action="version", version=f"scorecards {version('scorecards')}")
     commands = root.add_subparsers(dest="command", required=True)
 
     build = commands.add_parser("build", help="build the site from a data folder")
     build.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
     build.add_argument("-o", "--output", default="site", help="output folder (default: site); a name ending in .tar writes a GitHub Pages artifact instead")
-    build.add_argument("--base-url", default="/", help="path the site is served under, e.g. /<repo>/")
-    build.add_argument("--site-url", default=None, help="absolute origin for canonical links, sitemap and feeds")
+    # Settings: each also a key of scorecards.toml; a flag given here overrides the file.
+    build.add_argument("--config", default=None, metavar="FILE",
+                       help="settings file (default: scorecards.toml beside the data folder, or in the current folder)")
+    build.add_argument("--base-url", default=None, help="path the site is served under, e.g. /<repo>/ (default: /)")
+    build.add_argument("--site-url", default=None, help="absolute origin for canonical links, sitemap, feeds and badges")
     build.add_argument("--dispute-url", default=None, help="issue tracker URL for 'dispute this score' links")
     build.add_argument("--title", default=None, help="site title")
-    build.add_argument("--strict", action="store_true", help="exit 1 when the input has any problem")
-    build.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
+    build.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                       help="exit 1 when the input has any problem")
+    build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
+                       help="build the Pagefind search index (default: on)")
     build.add_argument("--timings", default=None, metavar="FILE", help="write seconds per build stage as JSON")
     build.set_defaults(run=cmd_build)
 
     check = commands.add_parser("check", help="validate a data folder without building (exit 1 on errors)")
     check.add_argument("data", nargs="?", default="data")
-    check.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    check.add_argument("--config", default=None, metavar="FILE", help="settings file (default: as for build)")
+    check.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None, help="exit 1 on warnings too")
     check.set_defaults(run=cmd_check)
 
     index = commands.add_parser("index", help="rebuild DATA/index.json from the captures")

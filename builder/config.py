@@ -11,7 +11,7 @@ class CleoGradeScale(BaseModel):
     """Letter grades for CLEO sessions as a share of maxScore. CLEO's grade specification uses
     90/75/60/45; its own viewer uses 90/80/70/60, so the scale is a setting."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     a: float = 0.90
     b: float = 0.75

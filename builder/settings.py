@@ -1,0 +1,80 @@
+"""`scorecards.toml`: the settings an operator would otherwise pass as flags on every build.
+
+One pydantic model validates both: the file's keys are the flags' names with underscores
+(`base-url` → `base_url`), a flag given on the command line overrides the file's value, and an
+unknown key or a value of the wrong type is a one-line error naming the key. `scorecards build`
+looks for the file beside the data folder (in its parent) and then in the current folder.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ConfigDict, ValidationError
+
+from builder.config import SiteConfig
+
+FILE_NAME = "scorecards.toml"
+
+
+class SettingsError(Exception):
+    """The settings file cannot be used: the message names the file, the key and the reason."""
+
+
+class Settings(SiteConfig):
+    """Everything `scorecards.toml` may hold: the site's settings and how a build runs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    strict: bool = False
+    """Exit 1 when the input has any problem (warnings included)."""
+    search: bool = True
+    """Build the Pagefind search index."""
+
+    def site(self) -> SiteConfig:
+        """The settings that shape pages (what the incremental cache keys on)."""
+        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search"}))
+
+
+def find_settings(data_dir: Path, cwd: Path) -> Path | None:
+    """`scorecards.toml` in the data folder's parent, else in the current folder."""
+    for folder in (data_dir.resolve().parent, cwd.resolve()):
+        candidate = folder / FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _key(location: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in location) or "(top level)"
+
+
+def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
+    """The file's settings (none: the defaults), with the flags that were given laid over them."""
+    values: dict[str, Any] = {}
+    name = path.name if path is not None else "settings"
+    if path is not None:
+        try:
+            values = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise SettingsError(f"{path}: cannot be read: {error}") from error
+        except tomllib.TOMLDecodeError as error:
+            raise SettingsError(f"{path}: not valid TOML: {error}") from error
+        name = str(path)
+    for key, value in overrides.items():
+        if value is not None:
+            values[key] = value
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as error:
+        first = error.errors()[0]
+        key = _key(first["loc"])
+        if first["type"] == "extra_forbidden":
+            model: Any = Settings
+            for part in first["loc"][:-1]:
+                model = model.model_fields[str(part)].annotation
+            known = ", ".join(model.model_fields)
+            raise SettingsError(f"{name}: {key}: unknown key (known keys: {known})") from error
+        raise SettingsError(f"{name}: {key}: {first['msg']}") from error
