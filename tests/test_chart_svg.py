@@ -1,0 +1,61 @@
+"""Charts drawn as SVG at build time: bars in proportion from the axis, text escaped once, a tooltip
+on every mark, and the figure dicts they draw from still valid Plotly figures."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import plotly.graph_objects as go
+
+from builder import charts
+from builder.chart_svg import svg_chart
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(markup: str) -> ET.Element:
+    return ET.fromstring(markup)  # well-formed XML, or this raises
+
+
+def test_horizontal_bars_start_at_the_axis_in_proportion() -> None:
+    names = ["one", "three", "five"]
+    figure = charts.bar("Scores", names, [1.0, 3.0, 5.0], horizontal=True, range_=(1, 5), x_title="TDQS")
+    go.Figure(figure)
+    root = parse(svg_chart(figure, "Scores of three tools"))
+    widths = [Fraction(rect.get("width")) for rect in root.iter(f"{SVG}rect")]
+    assert len(widths) == 3
+    # From 0, not from the range's 1: the 1.0 bar is a fifth of the 5.0 bar (to the drawing's 0.1 px).
+    assert abs(widths[0] / widths[2] - Fraction(1, 5)) < Fraction(1, 100)
+    assert abs(widths[1] / widths[2] - Fraction(3, 5)) < Fraction(1, 100)
+    tips = [rect.find(f"{SVG}title").text for rect in root.iter(f"{SVG}rect")]
+    assert tips == ["one: 1", "three: 3", "five: 5"]
+    assert root.get("role") == "img" and root.get("aria-label") == "Scores of three tools"
+
+
+def test_third_party_text_is_escaped_once() -> None:
+    hostile = '<a href="https://evil.example">x</a> & <b>bold</b>'
+    figure = charts.bar("T", [hostile, "plain"], [2.0, 4.0], horizontal=True, range_=(1, 5))
+    markup = svg_chart(figure, hostile)
+    root = parse(markup)
+    assert not [e for e in root.iter() if e.tag in (f"{SVG}a", "a", f"{SVG}b", "b")]
+    assert "<a " not in markup and "<b>" not in markup
+    assert "&lt;a href=&quot;https://evil.example&quot;&gt;" in markup
+    # A label already escaped for Plotly shows as Plotly would show it, not as "&amp;lt;".
+    pre_escaped = charts.bar("T", ["a &lt; b"], [3.0], horizontal=True, range_=(1, 5))
+    assert "a &lt; b" in svg_chart(pre_escaped, "t") and "&amp;lt;" not in svg_chart(pre_escaped, "t")
+
+
+def test_vertical_bars_and_lines_with_gaps() -> None:
+    bars = charts.bar("Tiers", ["A", "B", "C"], [10, 5, 0], y_title="tools", text=["50%", "25%", "0%"])
+    heights = [Fraction(r.get("height")) for r in parse(svg_chart(bars, "tiers")).iter(f"{SVG}rect")]
+    assert abs(heights[1] / heights[0] - Fraction(1, 2)) < Fraction(1, 100) and heights[2] == 0
+    line = charts.line("History", ["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"], [2.0, None, 3.0, 4.0],
+                       y_title="TDQS", range_=(1, 5))
+    go.Figure(line)
+    root = parse(svg_chart(line, "history"))
+    assert len(list(root.iter(f"{SVG}circle"))) == 3  # the gap has no point
+    polylines = [p.get("points") for p in root.iter(f"{SVG}polyline")]
+    assert len(polylines) == 1 and len(polylines[0].split()) == 2  # the line stops at the gap
+    assert re.search(r"2026-03-01: 3</title>", svg_chart(line, "history"))
