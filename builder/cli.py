@@ -169,6 +169,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    from builder.scaffold import NotEmpty, check_new_folder, write_skeleton
+
+    folder = Path(args.folder)
+    try:
+        check_new_folder(folder)
+    except NotEmpty as error:
+        raise UserError(str(error)) from error
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.demo:
+        cmd_demo(argparse.Namespace(output=str(folder / "data"), servers=30, tools=300, seed=0))
+    for path in write_skeleton(folder):
+        print(f"wrote {path}")
+    print(f"a scorecards repository is ready in {folder}: add results with `scorecards add {folder / 'data'} FILE…`, "
+          f"build with `scorecards build {folder / 'data'} -o {folder / 'site'}`, then push it to GitHub")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from builder.serve import serve
 
@@ -217,6 +235,11 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--tools", type=int, default=300)
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=cmd_demo)
+
+    new = commands.add_parser("new", help="make a repository ready to publish a scorecards site from")
+    new.add_argument("folder", help="the new repository's folder (missing or empty)")
+    new.add_argument("--demo", action="store_true", help="fill data/ with the generated demo corpus")
+    new.set_defaults(run=cmd_new)
 
     serve = commands.add_parser("serve", help="serve a built site on localhost")
     serve.add_argument("output", nargs="?", default="site")
