@@ -127,7 +127,12 @@ class BadgeView(View):
     svg_path: str
     endpoint_path: str
     markdown: str
-    """The snippet to paste into a README: the badge linking to its scorecard."""
+    """The snippet to paste into a README: this grade's dated badge, linking to its scorecard."""
+    stable_endpoint: bool = False
+    """The endpoint follows the current grade (a server's badge.json), not this one grade."""
+    stable_markdown: str | None = None
+    """The snippet for shields.io's endpoint badge over the stable endpoint; None without the site's
+    absolute URL (`--site-url`), which shields.io needs to fetch it."""
 
 
 class Note(View):
