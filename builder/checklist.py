@@ -141,17 +141,25 @@ def _write_description(tool: ToolRecord) -> Action:
     )
 
 
+def _parameter_text(tool: ToolRecord) -> str:
+    signals = tool.checked.score.context_signals
+    names = undocumented_parameters(tool)
+    named = (": " + ", ".join(names)) if names else ""
+    missing = signals.param_count - signals.params_with_descriptions
+    return (
+        f"Describe the parameters in the input schema ({missing} of {signals.param_count} have no description, "
+        f"{signals.schema_description_coverage}% coverage{named})."
+    )
+
+
 def _parameter_action(tool: ToolRecord) -> Action | None:
     signals = tool.checked.score.context_signals
     if not under_documented_parameters(tool):
         return None
-    names = undocumented_parameters(tool)
-    named = (": " + ", ".join(names)) if names else ""
-    missing = signals.param_count - signals.params_with_descriptions
-    text = (
-        f"Describe the parameters in the input schema ({missing} of {signals.param_count} have no description, "
-        f"{signals.schema_description_coverage}% coverage{named})."
-    )
+    if has_no_description(tool):
+        return _unpriced("undocumented-parameters", _parameter_text(tool) + " The hard gate holds Parameter "
+                         "Semantics at 1 until the tool has a description.", tool)
+    text = _parameter_text(tool)
     key = "parameter_semantics"
     scores = dict(tool.checked.score.scores)
     if scores[key] >= VIABLE:
@@ -170,15 +178,16 @@ def tool_actions(tool: ToolRecord) -> list[Action]:
     scores = dict(score.scores)
     priced: list[tuple[Fraction, int, Action]] = []
     unpriced: list[Action] = []
+    parameters = _parameter_action(tool)
+    if parameters is not None and parameters.gain is not None:
+        order = next(i for i, d in enumerate(TOOL_DIMENSIONS) if d.key == "parameter_semantics")
+        priced.append((weighted_gain(scores, raised(scores, ("parameter_semantics",), VIABLE)), order, parameters))
+    elif parameters is not None:
+        unpriced.append(parameters)
     if has_no_description(tool):
         # The hard gate holds every dimension at 1: no dimension step means anything before this.
         priced.append((weighted_gain(scores, raised(scores, tuple(scores), VIABLE)), -1, _write_description(tool)))
     else:
-        parameters = _parameter_action(tool)
-        if parameters is not None and parameters.gain is not None:
-            priced.append((weighted_gain(scores, raised(scores, ("parameter_semantics",), VIABLE)), 99, parameters))
-        elif parameters is not None:
-            unpriced.append(parameters)
         for order, dimension in enumerate(TOOL_DIMENSIONS):
             now = scores[dimension.key]
             if now >= 5 or (dimension.key == "parameter_semantics" and parameters is not None

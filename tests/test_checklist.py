@@ -75,6 +75,9 @@ def test_a_tool_without_a_description_is_told_to_write_one_first_with_its_gain()
     priced = [a for a in actions if a.gain is not None]
     assert [a.key for a in priced] == ["write-description"]
     assert not any("tautology" in (a.anchor or "") + a.text for a in actions)
+    # What else the tool lacks is still said, unpriced: the hard gate holds it at 1 until then.
+    assert [a.key for a in actions if a.gain is None] == ["undocumented-parameters", "missing-annotations",
+                                                          "no-output-schema"]
 
 
 def test_actions_come_biggest_gain_first_with_the_tdqs_they_lead_to() -> None:
