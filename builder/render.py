@@ -12,6 +12,7 @@ from markupsafe import Markup
 from builder import urls
 from builder.assets import TEMPLATES
 from builder.config import SiteConfig
+from builder.dates import day_words
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
 from builder.pages.page import Page
 
@@ -57,6 +58,7 @@ class Renderer:
             score=fmt_score,
             share=fmt_share,
             signed=fmt_signed,
+            day=day_words,
             markdown=render_untrusted,
             trusted_markdown=render_trusted,
             script_json=json_for_script,

@@ -4,11 +4,15 @@ finds a known tool through Pagefind's own API; sorting reorders rows; charts dra
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from browser import OUTPUT, chromium, served
+from corpus import definition, report, scores, tool_score, write_capture
 
 from builder.build import build, read_and_plan
 from builder.config import SiteConfig
@@ -200,4 +204,43 @@ def test_keyboard_reaches_the_content_first(site, browser) -> None:
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"
     page.keyboard.press("Enter")
     assert page.evaluate("location.hash") == "#main"
+    page.close()
+
+
+def test_the_stable_badge_markdown_points_shields_at_the_absolute_badge_json(tmp_path: Path, browser) -> None:
+    """Built with --site-url, a server page shows the Markdown of shields.io's endpoint badge over the
+    server's stable badge.json; that JSON is served where the URL says, with the page's grade."""
+    data, out = tmp_path / "data", tmp_path / "site"
+    write_capture(data, "srv", report("srv", [tool_score(definition("fetch_page"), scores(4, 3, 3, 3, 4, 3))],
+                                      generated_at="2026-06-01T12:00:00.000Z"))
+    site_url = "https://example.github.io"
+    build(data, out, SiteConfig(base_url=BASE, site_url=site_url), search=False)
+    with served(out, BASE) as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(base + "servers/srv/", wait_until="networkidle")
+        snippet = page.locator("#badge-stable")
+        assert snippet.is_visible()
+        endpoint = f"{site_url}{BASE}servers/srv/badge.json"
+        expected = (f"[![TDQS (stand-in)](https://img.shields.io/endpoint?url={quote(endpoint, safe='')})]"
+                    f"({site_url}{BASE}servers/srv/)")
+        assert snippet.inner_text() == expected
+        served_json = json.loads(page.request.get(base + "servers/srv/badge.json").text())
+        overall = page.locator(".scoreboard .big").first.locator(".tier").inner_text()
+        assert served_json["message"] == overall and served_json["label"] == "TDQS (stand-in)"
+        # The scoring date in words, and the browser's own "… ago" beside it (never computed at build time).
+        freshness = page.locator("p.freshness").inner_text()
+        assert re.fullmatch(
+            r"Scored 1 Jun 2026, (today|yesterday|\d+ days ago|\d+ months ago|\d+ years ago) · "
+            r"model stand-in/test · rubric TDQS \d+\.\d+", freshness), freshness
+        page.close()
+
+
+def test_the_servers_list_shows_when_each_was_scored_without_scrolling(site, browser) -> None:
+    base, _ = site
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(base + "servers/")
+    header = page.locator("#servers-table thead th", has_text="Scored").bounding_box()
+    cell = page.locator("#servers-table tbody tr").first.locator("time").bounding_box()
+    assert header is not None and cell is not None
+    assert header["x"] + header["width"] <= 1280 and cell["x"] + cell["width"] <= 1280
     page.close()

@@ -161,6 +161,8 @@ def test_a_report_page_shows_dimensions_validation_and_provenance(site: tuple[Me
     for expected in ("Grade (recomputed) F", "Validation failed", "VAL-001: no tools", '{"code": "VAL-002"}',
                      "Fix: VAL-001: no tools", "whenToUse", HOSTILE, "Model m", "schemaHash sha256:ab"):
         assert expected in text, expected
+    # Freshness beside the grade: the date in words, the model, the protocol and the bands applied (issue 23).
+    assert "Scored 1 Jun 2026 · model m · Scoring Protocol v1, gradingSystem/1.0.0 Why:" in text
     assert writer.exists("scoring-reports/odd_file/odd_file-2026-06-01/index.html")
     assert json.loads(writer.text("api/flowmcp/scoring-reports/odd_file.json"))["grade"] == "F"
 

@@ -37,24 +37,63 @@ def site(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_badges_are_svg_and_change_address_with_the_score(site) -> None:
+    # The corpus is scored by a stand-in (model stand-in/test): its badges say so (issue 23).
     server = api(site, "api/servers/two-captures.json")["scores"]
-    svg_path = f"badges/tdqs-{server['overallTier']}-{server['overallScore']:.1f}.svg"
+    svg_path = f"badges/tdqsstandin-{server['overallTier']}-{server['overallScore']:.1f}.svg"
     root = ET.fromstring(site.files[svg_path])
     assert root.tag == f"{SVG}svg"
-    assert f"{server['overallTier']} {server['overallScore']:.1f}" in "".join(root.itertext())
+    assert f"TDQS (stand-in){server['overallTier']} {server['overallScore']:.1f}" in "".join(root.itertext())
     endpoint = api(site, "servers/two-captures/badge.json")
     assert endpoint["schemaVersion"] == 1 and endpoint["message"] == f"{server['overallTier']} {server['overallScore']:.1f}"
+    assert endpoint["label"] == "TDQS (stand-in)"
     page = Page(site.text("servers/two-captures/index.html"))
     assert f"(https://example.github.io/scorecards/{svg_path})" in page.text
     tool = api(site, "api/servers/two-captures.json")["tools"][0]
-    tool_svg = f"badges/tdqs-{tool['tier']}-{tool['tdqs']:.1f}.svg"
+    tool_svg = f"badges/tdqsstandin-{tool['tier']}-{tool['tdqs']:.1f}.svg"
     assert ET.fromstring(site.files[tool_svg]).tag == f"{SVG}svg"
     tool_endpoint = tool_svg.removesuffix(".svg") + ".json"
     assert api(site, tool_endpoint)["message"] == f"{tool['tier']} {tool['tdqs']:.1f}"
+    assert api(site, tool_endpoint)["label"] == "TDQS (stand-in)"
     assert f"servers/two-captures/tools/{tool['slug']}/badge.json" not in site.files  # shared, not one per tool
     tool_page = Page(site.text(f"servers/two-captures/tools/{tool['slug']}/index.html"))
     assert f"../../../../{tool_endpoint}" in tool_page.links
     assert f"(https://example.github.io/scorecards/{tool_svg})" in tool_page.text
+
+
+def test_the_stable_badge_follows_the_current_grade_through_shields(site) -> None:
+    html = site.text("servers/two-captures/index.html")
+    stable = ("[![TDQS (stand-in)](https://img.shields.io/endpoint?url=https%3A%2F%2Fexample.github.io%2Fscorecards"
+              "%2Fservers%2Ftwo-captures%2Fbadge.json)](https://example.github.io/scorecards/servers/two-captures/)")
+    assert stable in Page(html).text
+    assert 'href="badge.json"' in html  # the endpoint itself, beside the scorecard
+
+
+def test_without_a_site_url_the_stable_badge_asks_for_one(tmp_path: Path) -> None:
+    write_capture(tmp_path, "srv", report("srv", [tool_score(definition("t"), scores(4, 4, 4, 4, 4, 4))],
+                                          model="acme/grader-2"))
+    writer, _ = build_in_memory(tmp_path)
+    text = Page(writer.text("servers/srv/index.html")).text
+    assert "img.shields.io" not in text
+    assert "needs the site's absolute address: build with --site-url" in text
+    # Overall: description quality 4.0, coherence (4 + 5 + 5 + 4) / 4 = 4.5; 0.7 × 4.0 + 0.3 × 4.5 = 4.15 → 4.2.
+    # A real model's badge carries no stand-in label.
+    assert "[![TDQS A 4.2](/badges/tdqs-A-4.2.svg)](/servers/srv/)" in text
+    assert writer.exists("badges/tdqs-A-4.2.svg") and api(writer, "servers/srv/badge.json")["label"] == "TDQS"
+
+
+def test_every_score_says_when_by_which_model_and_under_which_rubric(site) -> None:
+    line = "Scored 1 Jun 2026 · model stand-in/test · rubric TDQS 1.2"
+    tool = api(site, "api/servers/two-captures.json")["tools"][0]
+    for path in ("servers/two-captures/index.html", f"servers/two-captures/tools/{tool['slug']}/index.html"):
+        html = site.text(path)
+        assert line in Page(html).text, path
+        assert '<time datetime="2026-06-01T00:00:00.000Z" data-ago>1 Jun 2026</time>' in html
+        assert html.index(line.split(" · ")[0].replace("Scored ", "")) < html.index("<h2"), "beside the score"
+        assert "time.js" in html
+    servers = site.text("servers/index.html")
+    assert '<time datetime="2026-06-01T00:00:00.000Z">1 Jun 2026</time>' in servers
+    headings = [t for t in Page(servers).text.split("Server", 1)[1].split() if t in ("Overall", "Scored", "Tools")]
+    assert headings[:2] == ["Overall", "Scored"]  # the date sits beside the score, not past the right edge
 
 
 def test_feeds_are_atom_and_list_grade_changes(site) -> None:

@@ -7,7 +7,8 @@
 - the tier trim: an autonomous area reaching A is capped at B; A needs the selection phases;
 - a categorical veto, which only a completely new evaluation can lift;
 - blockers and pending nodes of a namespace or selection;
-- failed validation and low dimensions of a Scoring Protocol report.
+- failed validation and low dimensions of a Scoring Protocol report; below an A, what the next
+  grade needs and every dimension below 5.0, biggest gain first — a B is never "nothing to fix".
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from pydantic.alias_generators import to_camel
 
 from builder.sources.flowmcp.records import EntryRecord, Node, Rollup
 from builder.sources.flowmcp.reports import ReportRecord
-from builder.sources.flowmcp.rules import HINT_BELOW, TIER_CAP, as_float, exact, gain_to_five
+from builder.sources.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, exact, gain_to_five
 
 
 class Hint(BaseModel):
     model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
 
     kind: str
-    """answer, stale, n/a, tier, veto, partial, llm, pending, blocked, rejected, validation, dimension."""
+    """answer, stale, n/a, tier, veto, partial, llm, pending, blocked, rejected, validation, grade, dimension."""
     text: str
     where: str | None = None
     """The node or dimension it is about."""
@@ -40,7 +41,11 @@ def _short(text: str | None, limit: int = 240) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def entry_hints(record: EntryRecord, *, where: str | None = None, link: str | None = None) -> list[Hint]:
+def entry_hints(
+    record: EntryRecord, *, where: str | None = None, link: str | None = None, toward_next: bool = False
+) -> list[Hint]:
+    """`toward_next`: on the entry's own page, below an A also say what the next grade needs and
+    list every counted answer below 5.0, so a B never reads "nothing to fix"."""
     entry, computed = record.entry, record.computed
     if entry is None or computed is None:
         return []
@@ -57,10 +62,33 @@ def entry_hints(record: EntryRecord, *, where: str | None = None, link: str | No
                 "a new entry, can lift it.",
             )
         )
+    below = HINT_BELOW
+    if toward_next and veto is None and entry.grading_mode == "full" and computed.mean is not None:
+        higher = [(bound, letter) for bound, letter in BANDS if bound > computed.mean]
+        if computed.grade == TIER_CAP[record.tier] and not computed.trimmed and higher:
+            hints.append(
+                Hint(
+                    kind="tier", where=where, link=link,
+                    text=f"{computed.grade} is the most an {record.tier} area such as {entry.area} can reach. "
+                    "Grade A needs a group-bound grading: add the namespace to a selection and run the "
+                    "selection areas.",
+                )
+            )
+        elif higher and computed.grade != "REJECTED":
+            bound, letter = min(higher)
+            hints.append(
+                Hint(
+                    kind="grade", where=where, link=link,
+                    text=f"The weighted mean, {float(computed.mean):.2f}, bands to {computed.raw_grade}; {letter} "
+                    f"needs a weighted mean of {float(bound):g}. Every counted answer below 5.0 follows, biggest "
+                    "gain first.",
+                )
+            )
+            below = PASS_VALUE
     low = [
         (gain_to_five(scored, computed.answers), scored, answer)
         for scored, answer in zip(computed.answers, entry.gradings, strict=True)
-        if scored.counted and scored.value is not None and scored.value < HINT_BELOW
+        if scored.counted and scored.value is not None and scored.value < below
     ]
     for gain, _scored, answer in sorted(low, key=lambda item: (-item[0], item[1].position)):
         hints.append(
@@ -190,7 +218,21 @@ def report_hints(record: ReportRecord, reasoning: dict[str, str | None] | None =
             text = error if isinstance(error, str) else error.get("message") or str(error)
             hints.append(Hint(kind="validation", text=f"Fix: {_short(str(text))}"))
     count = len(report.dimensions)
-    low = [d for d in report.dimensions if exact(d.score) < HINT_BELOW]
+    below = HINT_BELOW
+    higher = [(bound, letter) for bound, letter in BANDS if bound > record.score]
+    if report.validation_passed and higher and count:
+        bound, letter = min(higher)
+        points = (bound - record.score) * count
+        hints.append(
+            Hint(
+                kind="grade",
+                text=f"The mean, {float(record.score):.2f}, bands to {record.grade}; {letter} needs a mean of "
+                f"{float(bound):g}: {float(points):g} more points across the {count} dimensions. "
+                "Every dimension below 5.0 follows, biggest gain first.",
+            )
+        )
+        below = PASS_VALUE
+    low = [d for d in report.dimensions if exact(d.score) < below]
     for dimension in sorted(low, key=lambda d: (d.score, d.dimension)):
         gain = (5 - exact(dimension.score)) / count
         hints.append(

@@ -645,7 +645,7 @@ def entry_context(rollup: Rollup, node: Node, record: EntryRecord) -> EntryConte
         counted_answers=sum(1 for a in computed.answers if a.counted),
         trail=trail,
         differences=differences(record.differences),
-        hints=entry_hints(record),
+        hints=entry_hints(record, toward_next=True),
         api_path=api,
         section_path=urls.FLOWMCP,
     )

@@ -8,10 +8,10 @@ from builder import charts, urls
 from builder.config import SiteConfig
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores
-from builder.publish.badges import Badge, BadgeSet
+from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
 from builder.publish.bulk import DATASETS, FOLDER
 from builder.publish.feeds import FeedEntry, atom
-from builder.sources.tdqs.reader import Server, ToolRecord
+from builder.sources.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
 
 CHANGES = "changes/index.html"
 SITE_FEED = "feed.xml"
@@ -22,30 +22,54 @@ def server_feed_path(server: Server) -> str:
     return f"servers/{server.slug}/feed.xml"
 
 
+def badge_label(capture: Capture) -> str:
+    """A stand-in's score says so on the badge too, wherever the badge is pasted."""
+    model = capture.report.model or ""
+    return "TDQS (stand-in)" if model.startswith(STAND_IN_PREFIX) else "TDQS"
+
+
+def _base(config: SiteConfig) -> str:
+    return config.absolute_base if config.has_absolute_base else config.base_path
+
+
 def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
-    base = config.absolute_base if config.has_absolute_base else config.base_path
+    base = _base(config)
     return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
 
 
-def _view(badges: BadgeSet, badge: Badge, page: str, endpoint: str, config: SiteConfig) -> BadgeView:
+def _stable_snippet(config: SiteConfig, label: str, endpoint: str, page: str) -> str | None:
+    """shields.io's endpoint badge over the stable endpoint: the pasted Markdown keeps showing the
+    current grade after a rescore. shields.io fetches the JSON itself, so it needs the absolute URL."""
+    if not config.has_absolute_base:
+        return None
+    base = config.absolute_base
+    image = shields_endpoint_badge(urls.absolute(base, endpoint))
+    return f"[![{label}]({image})]({urls.absolute(base, page)})"
+
+
+def _view(badges: BadgeSet, badge: Badge, page: str, endpoint: str, config: SiteConfig, *, stable: bool) -> BadgeView:
     svg = badges.svg_path(badge)
     markdown = _snippet(config, f"{badge.label} {badge.message}", svg, page)
-    return BadgeView(svg_path=svg, endpoint_path=endpoint, markdown=markdown)
+    return BadgeView(
+        svg_path=svg, endpoint_path=endpoint, markdown=markdown, stable_endpoint=stable,
+        stable_markdown=_stable_snippet(config, badge.label, endpoint, page) if stable else None,
+    )
 
 
 def server_badge(server: Server, config: SiteConfig, badges: BadgeSet) -> tuple[BadgeView, DataFile]:
     """The server's badge, and its stable shields.io endpoint beside the scorecard."""
     scores = server_scores(server.current)
-    badge = Badge("TDQS", scores.overall_tier, scores.overall_score)
+    badge = Badge(badge_label(server.current), scores.overall_tier, scores.overall_score)
     page = urls.server_page(server.slug)
     endpoint = urls.badge_endpoint(page)
-    return _view(badges, badge, page, endpoint, config), DataFile(endpoint, badge.endpoint())
+    return _view(badges, badge, page, endpoint, config, stable=True), DataFile(endpoint, badge.endpoint())
 
 
 def tool_badge(server: Server, tool: ToolRecord, config: SiteConfig, badges: BadgeSet) -> BadgeView:
     """A tool's badge: SVG and endpoint JSON are the ones shared by every tool with its grade."""
-    badge = Badge("TDQS", tool.checked.tier, tool.checked.tdqs)
-    return _view(badges, badge, urls.tool_page(server.slug, tool.slug), badges.endpoint_path(badge), config)
+    badge = Badge(badge_label(server.current), tool.checked.tier, tool.checked.tdqs)
+    page = urls.tool_page(server.slug, tool.slug)
+    return _view(badges, badge, page, badges.endpoint_path(badge), config, stable=False)
 
 
 def server_history_chart(server: Server) -> dict[str, Any] | None:

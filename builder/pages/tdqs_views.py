@@ -12,9 +12,10 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
-from builder.checklist import DimensionStep, LintItem, anchor_for, server_checklist, tool_checklist
+from builder.checklist import Action, anchor_for, tool_actions
 from builder.pages.page import PageContext
 from builder.problems import Problem
+from builder.server_advice import FixWorst, Pattern, server_advice
 from builder.sources.tdqs.models import CurrentScores as ServerScores
 from builder.sources.tdqs.reader import Capture, Server, ToolRecord
 from builder.sources.tdqs.registry_index import current_scores
@@ -111,23 +112,59 @@ class ShadowRow(View):
     justification: str
 
 
-class WhatIfView(View):
-    tool: str
-    tool_slug: str
-    tdqs_before: float
-    tdqs_after: float
+class ToolLink(View):
+    name: str
+    slug: str
+    tdqs: float
+    tier: str
+
+
+class PatternView(View):
+    """Many tools sharing one defect, said once, with what fixing all of them would do."""
+
+    says: str
+    fix: str
+    count: int
+    total: int
+    dimensions: list[str]
+    """The dimensions the projection raises; empty when it raises all of them."""
+    level: int
+    held: int
+    tools: list[ToolLink]
+    description_quality_before: float | None
+    description_quality_after: float | None
+    overall_before: float | None
+    overall_after: float | None
+    overall_tier_after: str | None
+    """None below the coverage rule: nothing unpublished is projected."""
+
+
+class FixWorstView(View):
+    """The fewest worst tools whose fixing lifts the overall tier, or, when no number of them
+    can, what fixing all of them would do."""
+
+    tools: list[ToolLink]
+    target: float
+    reaches: bool
+    next_tier: str
     description_quality_before: float
     description_quality_after: float
     overall_before: float
     overall_after: float
     overall_tier_after: str
+    coherence: float
 
 
 class BadgeView(View):
     svg_path: str
     endpoint_path: str
     markdown: str
-    """The snippet to paste into a README: the badge linking to its scorecard."""
+    """The snippet to paste into a README: this grade's dated badge, linking to its scorecard."""
+    stable_endpoint: bool = False
+    """The endpoint follows the current grade (a server's badge.json), not this one grade."""
+    stable_markdown: str | None = None
+    """The snippet for shields.io's endpoint badge over the stable endpoint; None without the site's
+    absolute URL (`--site-url`), which shields.io needs to fetch it."""
 
 
 class Note(View):
@@ -204,7 +241,8 @@ class ServerContext(PageContext):
     shadowing: list[ShadowRow]
     tools: list[ToolRow]
     pulling_down: list[ToolRow]
-    what_if: WhatIfView | None
+    patterns: list[PatternView]
+    fix_worst: FixWorstView | None
     history: list[HistoryPoint]
     provenance: Provenance
     notes: list[Note]
@@ -217,6 +255,10 @@ class ServerContext(PageContext):
     feed_path: str
     unscored: list[str]
     """Tools in the newest tools/list that have no score yet."""
+    unscored_count: int
+    """Tools the server reports that have no score, named in `unscored` where a tools/list says which."""
+    to_publish: int
+    """More tools to score before description quality is published (0 once it is)."""
 
 
 class ToolContext(PageContext):
@@ -236,8 +278,8 @@ class ToolContext(PageContext):
     stale: bool
     latest_hash: str | None
     definition: DefinitionView | None
-    steps: list[DimensionStep]
-    items: list[LintItem]
+    actions: list[Action]
+    """What to do, biggest gain first: the priced actions, then those the rubric cannot price."""
     history: list[HistoryPoint]
     history_chart: dict[str, Any] | None
     """When set, the history list carries `data-plot` and static/charts.js draws it from the list."""
@@ -412,6 +454,36 @@ def tier_meaning(tier: str) -> str:
     return next((t.meaning for t in TIERS if t.tier == tier), "")
 
 
+def tool_link(tool: ToolRecord) -> ToolLink:
+    return ToolLink(name=tool.name, slug=tool.slug, tdqs=tool.checked.tdqs, tier=tool.checked.tier)
+
+
+def pattern_view(pattern: Pattern, capture: Capture) -> PatternView:
+    by_name = {tool.name: tool for tool in capture.tools}
+    before, after = pattern.before, pattern.after
+    return PatternView(
+        says=pattern.says, fix=pattern.fix, count=len(pattern.tools), total=pattern.total,
+        dimensions=list(pattern.dimensions), level=pattern.level, held=pattern.held,
+        tools=[tool_link(by_name[name]) for name in pattern.tools],
+        description_quality_before=before.description_quality_score if before else None,
+        description_quality_after=after.description_quality_score if after else None,
+        overall_before=before.overall_score if before else None,
+        overall_after=after.overall_score if after else None,
+        overall_tier_after=after.overall_tier if after else None,
+    )
+
+
+def fix_worst_view(fix: FixWorst) -> FixWorstView:
+    return FixWorstView(
+        tools=[tool_link(tool) for tool in fix.tools], target=fix.target, reaches=fix.reaches,
+        next_tier=fix.next_tier,
+        description_quality_before=fix.before.description_quality_score,
+        description_quality_after=fix.after.description_quality_score,
+        overall_before=fix.before.overall_score, overall_after=fix.after.overall_score,
+        overall_tier_after=fix.after.overall_tier, coherence=fix.before.coherence_score,
+    )
+
+
 def server_context(
     server: Server, problems: list[Problem], api_path: str, charts_: dict[str, dict[str, Any] | None],
     badge: BadgeView, feed_path: str,
@@ -419,17 +491,8 @@ def server_context(
     capture = server.current
     rolled = capture.server.rollup
     slugs = {tool.name: tool.slug for tool in capture.tools}
-    checklist = server_checklist(capture)
-    what_if = None
-    if checklist.what_if is not None:
-        w = checklist.what_if
-        what_if = WhatIfView(
-            tool=w.tool, tool_slug=w.tool_slug, tdqs_before=w.tdqs_before, tdqs_after=w.tdqs_after,
-            description_quality_before=w.before.description_quality_score,
-            description_quality_after=w.after.description_quality_score,
-            overall_before=w.before.overall_score, overall_after=w.after.overall_score,
-            overall_tier_after=w.after.overall_tier,
-        )
+    advice = server_advice(capture)
+    unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
     return ServerContext(
         title=server.display_name,
@@ -461,8 +524,9 @@ def server_context(
             for risk in rolled.shadowing_risks
         ],
         tools=[tool_row(t) for t in worst_first],
-        pulling_down=[tool_row(t) for t in checklist.pulling_down],
-        what_if=what_if,
+        pulling_down=[tool_row(t) for t in advice.pulling_down],
+        patterns=[pattern_view(p, capture) for p in advice.patterns],
+        fix_worst=fix_worst_view(advice.fix_worst) if advice.fix_worst else None,
         history=server_history(server),
         provenance=provenance(capture),
         notes=notes_for(problems, "$.server"),
@@ -471,7 +535,9 @@ def server_context(
         history_chart=charts_["history"],
         badge=badge,
         feed_path=feed_path,
-        unscored=sorted(set(server.unscored_definitions) - {t.name for t in capture.tools}),
+        unscored=unscored,
+        unscored_count=max(advice.unscored_count, len(unscored)),
+        to_publish=advice.to_publish,
     )
 
 
@@ -480,7 +546,6 @@ def tool_context(
 ) -> ToolContext:
     capture = server.current
     score = tool.checked.score
-    checklist = tool_checklist(tool)
     signals = score.context_signals.model_dump(by_alias=True)
     return ToolContext(
         title=f"{tool.name} · {server.display_name}",
@@ -516,8 +581,7 @@ def tool_context(
         stale=tool.stale,
         latest_hash=tool.latest_hash,
         definition=definition_view(tool),
-        steps=list(checklist.steps),
-        items=list(checklist.items),
+        actions=tool_actions(tool),
         history=tool_history(server, tool.name),
         history_chart=history_chart,
         provenance=provenance(capture),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from builder.pages.page import DataFile
@@ -66,6 +67,13 @@ class Badge:
 
 
 BADGE_FOLDER = "badges"
+SHIELDS_ENDPOINT = "https://img.shields.io/endpoint?url="
+"""shields.io's endpoint badge: it fetches the JSON at `url` (absolute, URL-encoded) and draws it."""
+
+
+def shields_endpoint_badge(endpoint_url: str) -> str:
+    """The image URL of shields.io's badge for an endpoint JSON at the absolute `endpoint_url`."""
+    return SHIELDS_ENDPOINT + quote(endpoint_url, safe="")
 
 
 class BadgeSet:

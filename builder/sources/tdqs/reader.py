@@ -87,6 +87,8 @@ class Capture:
     server: CheckedServer
     scoring_system: str
     grading_system: str
+    unscored: tuple[str, ...] = ()
+    """Tools in this capture's tools/list that its score report has no score for, by name."""
 
     @property
     def generated_at(self) -> str:
@@ -266,6 +268,7 @@ def _capture(
         server=server,
         scoring_system=meta.scoring_system or scoring_system,
         grading_system=meta.grading_system or grading_system,
+        unscored=tuple(sorted(set(loaded.definitions or {}) - {record.name for record in records})),
     )
 
 
