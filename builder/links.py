@@ -73,4 +73,5 @@ class LinkLog:
         broken = sorted((page, target) for target, page in self.targets.items() if target not in made)
         if broken:
             shown = "; ".join(f"{page} → {target}" for page, target in broken[:5])
-            raise BrokenLinks(f"{len(broken)} links point at pages this build does not make: {shown}")
+            count = f"{len(broken)} link points" if len(broken) == 1 else f"{len(broken)} links point"
+            raise BrokenLinks(f"{count} at pages this build does not make: {shown}")
