@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from builder import urls
 from builder.assets import TEMPLATES
+from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
@@ -62,6 +63,7 @@ class Renderer:
             markdown=render_untrusted,
             trusted_markdown=render_trusted,
             script_json=json_for_script,
+            svg_chart=lambda figure, label: Markup(svg_chart(figure, label)),  # every text is escaped inside
         )
         self.env.globals.update(
             url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site

@@ -141,9 +141,11 @@ def test_charts_draw_and_plotly_loads_only_where_needed(site, browser) -> None:
     base, kinds = site
     page = browser.new_page()
     page.goto(base, wait_until="networkidle")
-    page.wait_for_selector("#chart-tiers .main-svg")
-    bars = page.locator("#chart-tiers .point").count()
+    # The home page's charts are drawn at build time (SVG): no script, no plotly.js.
+    bars = page.locator("#chart-tiers svg.chart-svg rect").count()
     assert bars == 5  # one bar per tier A–F
+    assert page.evaluate("typeof window.Plotly") == "undefined"
+    assert page.locator('script[src$="plotly.min.js"], script[src$="charts.js"]').count() == 0
     page.goto(address(base, kinds["rubric.html"]), wait_until="networkidle")
     assert page.evaluate("typeof window.Plotly") == "undefined"
     # A server page draws its tools (from the table) and its history (from the list), numbers sent once.

@@ -31,7 +31,8 @@ INJECTION_PROBE = """() => {
     if (["iframe", "object", "embed", "frame", "frameset", "base", "applet", "video", "audio", "math"].includes(tag)) found.push(tag);
     if (tag === "script" && el.type !== "application/json" && !(el.src && el.src.startsWith(origin + "/"))) found.push("script");
     if (tag === "img" && !el.getAttribute("src").includes("badges/")) found.push("img " + el.getAttribute("src"));
-    if (tag === "svg" && !el.closest(".plot") && !el.closest("#js-plotly-tester")) found.push("svg " + el.outerHTML.slice(0, 80));
+    const drawn = el.classList.contains("chart-svg") && el.parentElement && el.parentElement.matches("figure.chart");
+    if (tag === "svg" && !drawn && !el.closest(".plot") && !el.closest("#js-plotly-tester")) found.push("svg " + el.outerHTML.slice(0, 80));
     if (tag === "form" && !el.classList.contains("search-box")) found.push("form");
     if (tag === "input" && !(el.id === "q" || el.type === "search")) found.push("input");
     if (tag === "meta" && el.httpEquiv && el.httpEquiv.toLowerCase() === "refresh") found.push("meta refresh");

@@ -102,7 +102,7 @@ def index_page(
     )
     links = (urls.CLEO_SESSIONS_API, urls.PROBLEMS, *(row.page for row in rows))
     return Page(
-        urls.CLEO_SESSIONS, "cleo/index.html", context, charts=chart is not None, links=links
+        urls.CLEO_SESSIONS, "cleo/index.html", context, links=links
     )
 
 

@@ -106,7 +106,7 @@ def api_json(model: BaseModel, exclude: set[str] | None = None) -> str:
 def outputs(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
     del config  # the section has no settings of its own
     section = section_context(con, corpus)
-    yield Page(urls.FLOWMCP, "flowmcp/index.html", section, charts=True)
+    yield Page(urls.FLOWMCP, "flowmcp/index.html", section)
     yield DataFile(urls.FLOWMCP_API, api_json(section, exclude={"grade_chart", "status_chart"}))
     providers = {rollup.name: rollup for rollup in corpus.providers}
     for rollup in corpus.rollups:

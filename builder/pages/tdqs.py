@@ -109,7 +109,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
             [row["count"] for row in histogram], x_title="TDQS", y_title="tools",
         ),
     )
-    return Page(urls.HOME, "tdqs/home.html", context, charts=True), stats.model_dump(mode="json", by_alias=True)
+    return Page(urls.HOME, "tdqs/home.html", context), stats.model_dump(mode="json", by_alias=True)
 
 
 def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Page:
