@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +269,13 @@ def test_cleo_rows_already_present_are_skipped_and_counted(tmp_path: Path, capsy
     assert code == 0 and said == [f"appended {GRADES} (CLEO GRADES.jsonl rows) to {data}/sessions/GRADES.jsonl: "
                                   "25 rows, 10 duplicates skipped"]
     assert (data / "sessions" / "GRADES.jsonl").read_bytes() == b"\n".join(lines[10:35]) + b"\n"
+
+
+def test_the_readme_starts_with_the_set_up_and_its_quick_start_is_new_add_build() -> None:
+    blocks = re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    assert blocks[0] == (
+        "pip install -e . && scorecards build          # install, then build the site from data/ into site/\n"
+        "pip install -e '.[test]' && pytest            # install with test tools, then run the tests\n")
+    commands = [line.split("#")[0].strip() for line in blocks[1].splitlines()]
+    assert [command.split(" && ")[0].split()[:2] for command in commands] == [
+        ["scorecards", "new"], ["scorecards", "add"], ["scorecards", "build"]]
