@@ -176,13 +176,16 @@ def test_a_single_test_entry_finds_its_schema_in_the_tree(operator: dict[str, An
         "no schema of etherscan has a tool getLogs: name the schema with --schema NAME; nothing was written\n")
 
 
-@pytest.mark.parametrize("case", ["tool-score", "json", "cleo-line", "flowmcp-na", "unknown", "tools-alone"])
+@pytest.mark.parametrize("case", ["tool-score", "json", "cleo-line", "flowmcp-na", "unknown", "tools-alone", "tools"])
 def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, Any], tmp_path: Path, case: str,
                                                            capsys) -> None:
     data = operator["data"]
     before = snapshot(data)
     broken = tmp_path / "broken.json"
-    good = [AUTONOMOUS]  # a valid file given with the broken one: not written either
+    fresh = tmp_path / "fresh.json"  # a valid file, new to the data, given with the broken one: not written either
+    fresh.write_text(AUTONOMOUS.read_text().replace("2026-05-29T15-34Z", "2026-06-03T08-00-00Z"))
+    good: list[str | Path] = [fresh]
+    flags: list[str | Path] = []
     if case == "tool-score":
         document = json.loads((operator["home"] / "report.json").read_text())
         document["generatedAt"] = "2026-07-01T00:00:00.000Z"
@@ -198,7 +201,6 @@ def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, A
         row["dimensions"]["taskHygiene"]["score"] = 25
         broken = tmp_path / "GRADES.jsonl"
         broken.write_text("\n".join([*lines[:5], json.dumps(row), *lines[6:]]) + "\n")
-        good = [REPORT]
         expected = f"{broken}: line 6, $.dimensions.taskHygiene: "
     elif case == "flowmcp-na":
         entry = json.loads(AUTONOMOUS.read_text())
@@ -208,10 +210,19 @@ def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, A
     elif case == "unknown":
         broken.write_text('{"hello": "world"}')
         expected = f"{broken}: $: not a grading result scorecards knows"
-    else:
+    elif case == "tools-alone":
         broken = TOOLS
         expected = f"{TOOLS}: $: this looks like a tools/list result: add it with --tools beside the tdqs ScoreReport"
-    code, said, err = run("add", data, *good, broken, "--schema", "account", capsys=capsys)
+    else:  # a good report (not yet filed) with a --tools that is no tools/list
+        later = tmp_path / "report.json"
+        document = json.loads((operator["home"] / "report.json").read_text())
+        document["generatedAt"] = "2026-07-01T00:00:00.000Z"
+        later.write_text(json.dumps(document))
+        tools = tmp_path / "tools.json"
+        tools.write_text('{"tools": [{"name": 5}]}')
+        broken, flags = later, ["--tools", tools]
+        expected = f"{tools}: $.tools: not a tools/list result: "
+    code, said, err = run("add", data, *good, broken, "--schema", "account", *flags, capsys=capsys)
     assert code == 2 and said == []
     assert err.startswith(f"scorecards: {expected}"), err
     assert err.endswith("; nothing was written\n") and err.count("\n") == 1
