@@ -31,7 +31,8 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     if tools is not None:
         staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", _read(tools), tools))
     corpus = check_staged(SYSTEM, staged)
-    assert isinstance(corpus, TdqsCorpus) and corpus.servers
+    if not isinstance(corpus, TdqsCorpus) or not corpus.servers:
+        raise AddError(source, "$", "the TDQS reader found no usable capture in it")
     if server_id is None:
         if server is not None:
             raise AddError(server, "--server", "not a valid server id (1-128 characters of A-Z a-z 0-9 . _ -, "
