@@ -1,4 +1,4 @@
-"""`scorecards`: build, index, check, demo, serve.
+"""`scorecards`: build, check, index, demo, new, add, serve.
 
 User errors (a missing folder, a bad option) print one clear line and exit 2; data problems never
 stop a build, they are listed in build-report.json and, with --strict, turn the exit code to 1.
@@ -187,6 +187,23 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_add(args: argparse.Namespace) -> int:
+    from builder.add import AddError, add_files
+
+    data = _data_dir(args.data)
+    for path in [*args.files, *([args.tools] if args.tools else [])]:
+        if not Path(path).is_file():
+            raise UserError(f"file not found: {path}")
+    try:
+        lines = add_files(data, [Path(path) for path in args.files], tools=Path(args.tools) if args.tools else None,
+                          server=args.server, schema=args.schema, shown=args.data)
+    except AddError as error:
+        raise UserError(f"{error}; nothing was written") from error
+    for line in lines:
+        print(line)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from builder.serve import serve
 
@@ -240,6 +257,16 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("folder", help="the new repository's folder (missing or empty)")
     new.add_argument("--demo", action="store_true", help="fill data/ with the generated demo corpus")
     new.set_defaults(run=cmd_new)
+
+    add = commands.add_parser("add", help="file grading results into a data folder, whatever the files are called")
+    add.add_argument("data", help="the data folder")
+    add.add_argument("files", nargs="+", metavar="FILE",
+                     help="a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report or CLEO GRADES.jsonl")
+    add.add_argument("--tools", default=None, metavar="TOOLS.json", help="the tools/list the ScoreReport scored")
+    add.add_argument("--server", default=None, metavar="ID", help="the server id, when not the report's server name")
+    add.add_argument("--schema", default=None, metavar="NAME",
+                     help="the schema folder of a FlowMCP single-test entry, when the tree does not tell")
+    add.set_defaults(run=cmd_add)
 
     serve = commands.add_parser("serve", help="serve a built site on localhost")
     serve.add_argument("output", nargs="?", default="site")

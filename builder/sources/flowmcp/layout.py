@@ -75,6 +75,11 @@ def parse_grading_name(file_name: str) -> GradingName | None:
     return GradingName(parts[0], persona, parts[-1])
 
 
+def is_stamp(text: str) -> bool:
+    """`YYYY-MM-DDTHH-MM-SSZ`, the time in a grading file's name."""
+    return _STAMP.match(text) is not None
+
+
 def definition_stamp(file_name: str) -> str | None:
     """The timestamp of a primitive file `<name>--<ts>--<hash8>.json`, or None."""
     match = _PRIMITIVE.match(file_name)

@@ -1,0 +1,73 @@
+"""`add_files`: plan and check every file, then write, then bring index.json up to date.
+
+Two phases, as the build has them: nothing is written until every file is known to be valid and to
+fit; a file that does not stops the command with one line, and the data folder is as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from builder.add import cleo, flowmcp, reports, tdqs
+from builder.add.detect import detect
+from builder.add.plan import AddError, Filing
+from builder.add.write import apply, conflicts
+from builder.problems import ProblemLog
+from builder.sources.tdqs.reader import SYSTEM as TDQS
+from builder.sources.tdqs.reader import read_tdqs
+from builder.sources.tdqs.registry_index import write_index
+
+
+def add_files(
+    data: Path, files: Sequence[Path], *, tools: Path | None = None, server: str | None = None,
+    schema: str | None = None, shown: str | None = None,
+) -> list[str]:
+    """Files `files` into `data`; returns one line per item saying what went where. `shown` is
+    how the data folder is named in those lines (as the operator typed it)."""
+    filings = plan(data, files, tools=tools, server=server, schema=schema)
+    there = conflicts(data, filings)
+    apply(data, filings, there)
+    prefix = (shown or str(data)).rstrip("/") + "/"
+    lines = [_line(filing, done, prefix) for filing, done in zip(filings, there, strict=True)]
+    if any(filing.system == TDQS and not done for filing, done in zip(filings, there, strict=True)):
+        corpus = read_tdqs(data, ProblemLog())
+        if corpus is not None:
+            write_index(data, corpus)
+            count = len(corpus.servers)
+            lines.append(f"updated {prefix}index.json ({count} server{'' if count == 1 else 's'})")
+    return lines
+
+
+def plan(
+    data: Path, files: Sequence[Path], *, tools: Path | None, server: str | None, schema: str | None
+) -> list[Filing]:
+    detected = [(path, detect(path)) for path in files]
+    reports_found = [path for path, found in detected if found.kind == "tdqs"]
+    if tools is not None and len(reports_found) != 1:
+        raise AddError(tools, "--tools", f"goes beside one tdqs ScoreReport, and {len(reports_found)} were given")
+    filings: list[Filing] = []
+    rows: set[Any] = set()
+    for path, found in detected:
+        if found.kind == "tdqs":
+            filings += tdqs.plan_report(path, found, tools, server)
+        elif found.kind == "flowmcp-entry":
+            filings += flowmcp.plan_entry(path, found, data, schema)
+        elif found.kind == "scoring-report":
+            filings += reports.plan_report(path, found, data)
+        else:
+            filings += cleo.plan_rows(path, found, data, rows)
+    return filings
+
+
+def _line(filing: Filing, done: bool, prefix: str) -> str:
+    where = prefix + filing.target
+    if filing.append:
+        if not filing.rows:
+            return f"already there: {filing.source} ({filing.kind}): all {filing.duplicates} rows are in {prefix}sessions/"
+        return (f"appended {filing.source} ({filing.kind}) to {where}: {filing.rows} rows, "
+                f"{filing.duplicates} duplicates skipped")
+    if done:
+        return f"already there: {filing.source} ({filing.kind}) is {where}"
+    return f"filed {filing.source} ({filing.kind}) as {where}"

@@ -1,0 +1,56 @@
+"""Where a tdqs ScoreReport goes: `servers/<server-id>/<capture-id>.score.json`, the capture id made
+from its `generatedAt` (`layout.capture_id_for`), the tools/list it scored beside it as
+`<capture-id>.tools.json`. The server id is the report's server name when that is a valid id,
+else the operator names it with `--server`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from builder.add.detect import Detected
+from builder.add.plan import AddError, Filing, safe_segment
+from builder.add.stage import check_staged
+from builder.sources.tdqs import layout
+from builder.sources.tdqs.reader import SYSTEM, TdqsCorpus
+
+PLACEHOLDER = "staged"
+"""Stands in for an id the report does not give, so its reader can say what is wrong with it."""
+
+
+def plan_report(source: Path, found: Detected, tools: Path | None, server: str | None) -> list[Filing]:
+    document: dict[str, Any] = found.document
+    name = document.get("server", {}).get("name") if isinstance(document.get("server"), dict) else None
+    wanted = server if server is not None else name
+    server_id = wanted if isinstance(wanted, str) and layout.SERVER_ID.match(wanted) else None
+    stamp = document.get("generatedAt")
+    capture = safe_segment(layout.capture_id_for(stamp)) if isinstance(stamp, str) and stamp else None
+    folder = f"{layout.SERVERS_DIR}/{server_id or PLACEHOLDER}"
+    score = f"{folder}/{capture or PLACEHOLDER}{layout.SCORE_SUFFIX}"
+    staged = [(score, found.raw, source)]
+    if tools is not None:
+        staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", _read(tools), tools))
+    corpus = check_staged(SYSTEM, staged)
+    if not isinstance(corpus, TdqsCorpus) or not corpus.servers:
+        raise AddError(source, "$", "the TDQS reader found no usable capture in it")
+    if server_id is None:
+        if server is not None:
+            raise AddError(server, "--server", "not a valid server id (1-128 characters of A-Z a-z 0-9 . _ -, "
+                           "starting with a letter or digit)")
+        raise AddError(source, "$.server.name", f"{name!r} is not a valid server id (1-128 characters of "
+                       "A-Z a-z 0-9 . _ -, starting with a letter or digit): name the server with --server ID")
+    if capture is None:
+        raise AddError(source, "$.generatedAt", f"{stamp!r} cannot name a capture file")
+    report = corpus.servers[0].current.report
+    kind = f"tdqs ScoreReport, {len(report.tools)} tools"
+    filings = [Filing(source, staged[0][0], found.raw, kind, SYSTEM)]
+    if tools is not None:
+        filings.append(Filing(tools, staged[1][0], staged[1][1], "the tools/list it scored", SYSTEM))
+    return filings
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise AddError(path, "$", f"cannot read the file: {error.strerror or error}") from error
