@@ -139,7 +139,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "description": server.meta.description,
         "repositoryUrl": server.meta.repository_url,
         "homepageUrl": server.meta.homepage_url,
-        "provenance": provenance(capture).model_dump(mode="json", by_alias=True),
+        "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
         "coherence": {
             d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS

@@ -39,6 +39,17 @@ class Provenance(View):
     grading_system: str
     capture_id: str
     file: str
+    systems_source: str
+    """Where scoringSystem and gradingSystem come from: `server.json` when it states them, else
+    `derived` (this site names them from the capture's specVersion; a ScoreReport has neither).
+    The scored time, specVersion and model are the capture's own."""
+
+
+def _systems_source(server: Server | None, capture: Capture) -> str:
+    meta = server.meta if server is not None else None
+    if meta is not None and (meta.scoring_system or meta.grading_system):
+        return "server.json"
+    return "derived"
 
 
 class DimensionRow(View):
@@ -311,8 +322,9 @@ class ToolContext(PageContext):
 # ---- builders ---------------------------------------------------------------------------------
 
 
-def provenance(capture: Capture) -> Provenance:
+def provenance(capture: Capture, server: Server | None = None) -> Provenance:
     return Provenance(
+        systems_source=_systems_source(server, capture),
         scored_at=capture.generated_at,
         spec_version=capture.report.spec_version,
         model=capture.report.model,
@@ -583,7 +595,7 @@ def server_context(
         patterns=[pattern_view(p, capture) for p in advice.patterns],
         fix_worst=fix_worst_view(advice.fix_worst) if advice.fix_worst else None,
         history=server_history(server),
-        provenance=provenance(capture),
+        provenance=provenance(capture, server),
         notes=notes_for(problems, "$.server"),
         api_path=api_path,
         tools_chart=charts_["tools"] or {},
@@ -645,7 +657,7 @@ def tool_context(
         actions=tool_actions(tool),
         history=tool_history(server, tool.name),
         history_chart=history_chart,
-        provenance=provenance(capture),
+        provenance=provenance(capture, server),
         notes=notes_for(problems, f"$.tools[{tool.index}]"),
         badge=badge,
     )
