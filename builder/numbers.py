@@ -87,6 +87,11 @@ def shortest(value: Number) -> str:
     return fixed(fraction, 12)
 
 
+def exact_sum(values: Sequence[Number]) -> float:
+    """The sum of values as written (0.1 + 0.2 is 0.3, not 0.30000000000000004), as a float."""
+    return float(sum((exact(value) for value in values), Fraction(0)))
+
+
 def band_of(minima: Sequence[Number]) -> Callable[[Fraction], int]:
     """The band of a value on a scale given by its lower bounds, best first (`A ≥ 4.5, B ≥ 3.5 …`):
     how many bounds it reaches, so two values band alike exactly when they share a grade."""

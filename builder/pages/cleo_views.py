@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from builder import urls
+from builder import numbers, urls
 from builder.pages.cleo_checklist import checklist, recoverable_points
 from builder.pages.cleo_contexts import DimensionView, GradedAt, RunRow, RunView, SessionRow
 from builder.sources.cleo.corpus import Run, Session
@@ -28,15 +28,16 @@ class RunGrade:
 
 
 def points(value: float) -> str:
-    """`15.0` → `15`, `12.5` → `12.5`: CLEO's points are whole numbers, shown as such."""
+    """`15.0` → `15`, `12.5` → `12.5`, `89.99` → `89.99`: CLEO's points as it wrote them, with
+    every decimal they have, so a total never rounds across a letter's threshold."""
     if value.is_integer():
         return f"{int(value)}"
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return numbers.shortest(value)
 
 
 def graded_total(run: Run) -> float:
     """What the run is graded on: the sum of its dimension scores (totalScore by definition)."""
-    return sum(d.score for d in run.result.dimensions.by_key().values())
+    return numbers.exact_sum([d.score for d in run.result.dimensions.by_key().values()])
 
 
 def display_id(session_id: str, limit: int = DISPLAY_ID_LIMIT) -> str:
@@ -60,8 +61,8 @@ def run_page(run: Run) -> str:
 def run_view(run: Run, grade: RunGrade) -> RunView:
     result = run.result
     dimensions = result.dimensions.by_key()
-    score_sum = sum(d.score for d in dimensions.values())
-    max_sum = sum(d.max for d in dimensions.values())
+    score_sum = numbers.exact_sum([d.score for d in dimensions.values()])
+    max_sum = numbers.exact_sum([d.max for d in dimensions.values()])
     recoverable = recoverable_points(result) if run.gradable else 0.0
     return RunView(
         session_id=result.session_id,

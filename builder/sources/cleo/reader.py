@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from builder.numbers import exact_sum
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.cleo.models import GradeResult
 from builder.sources.cleo.rubric import is_gradable
@@ -93,13 +94,13 @@ def disagreements(result: GradeResult) -> list[tuple[str, str]]:
     """Stored totals that the row's own dimensions do not reproduce: (json path, reason)."""
     dimensions = result.dimensions.by_key().values()
     found = []
-    score_sum = sum(dimension.score for dimension in dimensions)
+    score_sum = exact_sum([dimension.score for dimension in dimensions])
     if score_sum != result.total_score:
         found.append(("$.totalScore", (
             f"totalScore is {result.total_score:g} but the dimension scores add up to "
             f"{score_sum:g}; the site grades from the sum and shows the stated total beside it"
         )))
-    max_sum = sum(dimension.max for dimension in dimensions)
+    max_sum = exact_sum([dimension.max for dimension in dimensions])
     if max_sum != result.max_score:
         found.append(("$.maxScore", (
             f"maxScore is {result.max_score:g} but the dimension maxima add up to {max_sum:g}; "
