@@ -49,6 +49,7 @@ class Renderer:
             score=numbers.fixed,
             share=numbers.percent,
             signed=numbers.signed,
+            exact=numbers.shortest,
             banded=numbers.banded,
             banded_share=numbers.banded_percent,
             day=day_words,

@@ -584,7 +584,7 @@ def _answer(entry: GradingEntry, record: EntryRecord, position: int) -> AnswerVi
         position=position,
         question_id=answer.question_id,
         score=str(answer.score),
-        value=as_float(scored.value, 3),
+        value=_exact_float(scored.value),
         counted=scored.counted,
         left_out=scored.left_out,
         na_reason=answer.na_reason,
