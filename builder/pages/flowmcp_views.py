@@ -21,7 +21,7 @@ from builder.sources.flowmcp.entries import explain
 from builder.sources.flowmcp.models import GradingEntry
 from builder.sources.flowmcp.records import Difference, EntryRecord, Node, Rollup
 from builder.sources.flowmcp.reports import ReportRecord, ReportSet
-from builder.sources.flowmcp.rules import BANDS, GRADING_SYSTEM, TIER_CAP, as_float
+from builder.sources.flowmcp.rules import BANDS, GRADING_SYSTEM, TIER_CAP
 from builder.urls import slug
 
 BAND_MINIMA = tuple(bound for bound, _ in BANDS)
