@@ -144,7 +144,7 @@ def apply_rules(score: ToolScore, definition: ToolDefinition | None) -> ToolScor
             "name": score.name, "context_signals": score.context_signals,
             "server_flags": list(score.server_flags),
         })
-    elif gated is not None:
+    elif gated is not None and any(flag in _GATE_FLAGS for flag in score.flags):
         result = score.model_copy(update={"flags": [f for f in score.flags if f not in _GATE_FLAGS]})
     if ANNOTATION_CONTRADICTION in score.flags and NO_DESCRIPTION not in result.flags:
         flags = list(result.flags)
@@ -158,9 +158,10 @@ def apply_rules(score: ToolScore, definition: ToolDefinition | None) -> ToolScor
             "scores": {**result.scores, "behavioral_transparency": 1},
         })
     tdqs = compute_tdqs(result.scores)
-    return result.model_copy(update={
-        "tdqs": tdqs, "tier": compute_tier(tdqs), "smells": compute_smells(result.scores),
-    })
+    tier, smells = compute_tier(tdqs), compute_smells(result.scores)
+    if result.tdqs == tdqs and result.tier == tier and result.smells == smells:
+        return result  # the usual case: nothing to copy, at registry scale a quarter million times
+    return result.model_copy(update={"tdqs": tdqs, "tier": tier, "smells": smells})
 
 
 def check_tool(score: ToolScore, index: int, definition: ToolDefinition | None = None) -> CheckedTool:
