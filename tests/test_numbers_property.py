@@ -29,7 +29,8 @@ CLEO_SCALE = ((Fraction(90), "A"), (Fraction(75), "B"), (Fraction(60), "C"), (Fr
 NUMBER = r"(-?\d+(?:\.\d+)?)"
 TIER_SPAN = re.compile(r'<span class="tier tier-[a-z]+">([A-F]) ' + NUMBER + "</span>")
 FORMULA = re.compile(r"round1\(0\.6 × mean " + NUMBER + r" \+ 0\.4 × min " + NUMBER + r"\) = " + NUMBER)
-FLOW_MEAN = re.compile(r"weighted mean " + NUMBER + r" bands to ([A-F])")
+FLOW_MEAN = re.compile(r"mean,? " + NUMBER + r",? bands to ([A-F])")
+"""The entry's "weighted mean 3.4999 bands to C" and the hints' "The weighted mean, 3.4999, bands to C"."""
 REPORT_MEAN = re.compile(r"dimension scores is " + NUMBER + r", which bands to ([A-F])")
 CLEO_SCORE = re.compile(r"\b([A-F]) " + NUMBER + " / " + NUMBER + r" \(" + NUMBER + r"%\)")
 
