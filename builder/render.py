@@ -9,25 +9,13 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup
 
-from builder import urls
+from builder import numbers, urls
 from builder.assets import TEMPLATES
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
 from builder.pages.page import Page
-
-
-def fmt_score(value: float | None, digits: int = 1) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def fmt_share(value: float | None, digits: int = 1) -> str:
-    return "—" if value is None else f"{value * 100:.{digits}f}%"
-
-
-def fmt_signed(value: float | None, digits: int = 1) -> str:
-    return "—" if value is None else f"{value:+.{digits}f}"
 
 
 def json_for_script(value: Any) -> Markup:
@@ -56,9 +44,14 @@ class Renderer:
             cache_size=-1,
         )
         self.env.filters.update(
-            score=fmt_score,
-            share=fmt_share,
-            signed=fmt_signed,
+            # Every figure goes through builder.numbers: half-up rounding on exact values, and a
+            # figure beside a grade written so that it bands to that grade.
+            score=numbers.fixed,
+            share=numbers.percent,
+            signed=numbers.signed,
+            exact=numbers.shortest,
+            banded=numbers.banded,
+            banded_share=numbers.banded_percent,
             day=day_words,
             markdown=render_untrusted,
             trusted_markdown=render_trusted,

@@ -56,14 +56,21 @@ def test_the_current_run_is_the_newest_gradable_one(tmp_path: Path) -> None:
 
 
 def test_either_sign_of_no_audit_entries_makes_a_run_not_gradable(tmp_path: Path) -> None:
-    corpus = corpus_of(tmp_path, [
+    write_lines(tmp_path / "sessions" / "GRADES.jsonl", [
         grade_row("zero-entries", (0, 10, 20, 20, 0), entryCount=0),
         grade_row("flagged", (0, 10, 20, 20, 0), flags=[NO_AUDIT], entryCount=4),
         grade_row("fine", (0, 10, 20, 20, 0), entryCount=4),
     ])
+    log = ProblemLog()
+    corpus = cleo.read(tmp_path, log)
+    assert corpus is not None
     assert {s.session_id: s.gradable for s in corpus.sessions} == {
         "zero-entries": False, "flagged": False, "fine": True
     }
+    # Issue 22: a run with no audit entries that still carries points (here 50) is reported.
+    assert [(p.json_path, p.severity, "50 points" in p.reason) for p in log.problems] == [
+        ("line 1, $.totalScore", "warning", True), ("line 2, $.totalScore", "warning", True)
+    ]
 
 
 def test_runs_at_the_same_instant_get_numbered_slugs_in_file_order(tmp_path: Path) -> None:

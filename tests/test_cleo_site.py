@@ -261,8 +261,10 @@ def test_a_run_page_shows_both_totals_unknown_flags_and_the_checklist(tmp_path: 
     writer, model = build(tmp_path)
     assert [(p.json_path, p.severity) for p in model.log.problems] == [("line 1, $.totalScore", "warning")]
     text = ParsedPage(writer.text("sessions/s/index.html")).text
-    assert "CLEO stored a total of 75, but the dimension scores add up to 80" in text
-    assert "B 75 / 100 (75.0%)" in text  # the grade uses CLEO's own total
+    # Issue 22: totalScore is the sum of the dimensions, so the run is graded from the sum (80)
+    # and the stated total is shown beside it.
+    assert "Graded from the dimension scores, which add up to 80 (totalScore is their sum); stated in the capture: total 75" in text
+    assert "B 80 / 100 (80.0%)" in text
     assert "Unknown flag: Grader 2.0 noticed something new" in text
     assert "Fixing the flagged rules is worth up to +20 points" in text  # 10 lost + 10 lost
     assert "up to +15" in text and "+10" in text

@@ -129,7 +129,9 @@ def test_pages_carry_canonical_opengraph_dispute_and_provenance(site) -> None:
     assert attrs[("link", "canonical", None)]["href"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert attrs[("meta", None, "og:url")]["content"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert "https://github.com/example/registry/issues/new" in page.links
-    provenance = "Scored 2026-06-01T00:00:00.000Z · TDQS 1.2 · model stand-in/test · scoringSystem/1.2.0 · gradingSystem/1.2.0"
+    # Issue 22: the versions line says which values are the capture's and which the site derived.
+    provenance = ("From the capture: scored 2026-06-01T00:00:00.000Z · TDQS 1.2 · model stand-in/test. "
+                  "Derived by this site from TDQS 1.2: scoringSystem/1.2.0 · gradingSystem/1.2.0.")
     assert provenance in page.text
     tool_page = Page(site.text(f"servers/two-captures/tools/{api(site, 'api/servers/two-captures.json')['tools'][0]['slug']}/index.html"))
     assert provenance in tool_page.text and "inputHash" in tool_page.text

@@ -46,11 +46,11 @@ def half_up(value: Fraction) -> Fraction:
 
 
 def expected_figures(data: Path) -> dict:
-    current_tools, all_tools, servers = [], 0, []
+    current_tools, definitions, servers = [], set(), []
     for folder in sorted((data / "servers").iterdir()):
         reports = [json.loads(p.read_text()) for p in folder.glob("*.score.json")]
         newest = max(reports, key=lambda r: r["generatedAt"])
-        all_tools += sum(len(r["tools"]) for r in reports)
+        definitions |= {(folder.name, t["name"], t["contextSignals"]["inputHash"]) for r in reports for t in r["tools"]}
         tenths = []
         for tool in newest["tools"]:
             dims = {k: tool["scores"][CAMEL[k]] for k in KEYS}
@@ -75,7 +75,7 @@ def expected_figures(data: Path) -> dict:
     return {
         "serverCount": len(servers),
         "toolCount": n,
-        "scoredDefinitions": all_tools,
+        "scoredDefinitions": len(definitions),
         "mean": sum(Fraction(t) for _, t, _ in current_tools) / n,
         "median": statistics.median(values),
         "p25": q[0],
@@ -106,6 +106,7 @@ def test_stats_equal_an_independent_computation(tmp_path: Path) -> None:
     assert got["serverCount"] == want["serverCount"]
     assert got["toolCount"] == want["toolCount"]
     assert got["scoredDefinitions"] == want["scoredDefinitions"] > want["toolCount"]
+    assert got["tdqs"].pop("percentileMethod").startswith("linear interpolation between the two nearest ranks")
     assert got["tdqs"] == {"mean": approx(want["mean"]), "median": approx(want["median"]),
                            "p25": approx(want["p25"]), "p75": approx(want["p75"])}
     for tier, count in want["tiers"].items():
@@ -119,13 +120,22 @@ def test_stats_equal_an_independent_computation(tmp_path: Path) -> None:
     assert got["serverLevel"]["shareWithOutlier"] == approx(want["outliers"])
     assert got["serverLevel"]["overallMean"] == approx(want["overall"])
 
+    # Issue 22: every figure is rounded half up on its exact value, as tdqs's round1 does.
     text = Page(writer.text("index.html")).text
-    assert f"Mean TDQS is {float(want['mean']):.2f}" in text
-    assert f"median {want['median']:.2f}, p25 {want['p25']:.2f}, p75 {want['p75']:.2f}" in text
+    assert f"{want['scoredDefinitions']} distinct definitions have been scored" in text
+    assert f"Mean TDQS is {shown(want['mean'], 2)}" in text
+    assert f"median {shown(want['median'], 2)}, p25 {shown(want['p25'], 2)}, p75 {shown(want['p75'], 2)}" in text
     for tier, count in want["tiers"].items():
-        assert f"{count} {float(Fraction(count, want['toolCount'])) * 100:.1f}%" in text, tier
-    assert f"{float(want['smellShare']) * 100:.1f}% of tools carry at least one smell" in text
-    assert f"on average {float(want['gap']):.2f} below its mean" in text
+        assert f"{count} {shown(Fraction(count * 100, want['toolCount']), 1)}%" in text, tier
+    assert f"{shown(want['smellShare'] * 100, 1)}% of tools carry at least one smell" in text
+    assert f"on average {shown(want['gap'], 2)} below its mean" in text
+
+
+def shown(value: Fraction | float, digits: int) -> str:
+    """Half up on the exact value (a float as written), by hand: floor(x·10^d + 1/2)."""
+    exact = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+    units = int((exact * 10**digits + Fraction(1, 2)) // 1)
+    return f"{units // 10**digits}.{units % 10**digits:0{digits}d}"
 
 
 def test_two_builds_are_byte_identical(tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import duckdb
 
-from builder import queries, urls
-from builder.config import SiteConfig
+from builder import numbers, queries, urls
+from builder.config import CleoGradeScale, SiteConfig
 from builder.pages import cleo_stats
 from builder.pages.cleo_api import sessions_api
 from builder.pages.cleo_chart import score_timeline
@@ -51,16 +51,22 @@ PROBLEMS_SHOWN = 50
 """The index lists this many of the section's input problems; the problems page lists all."""
 
 
-def run_grades(con: duckdb.DuckDBPyConnection) -> dict[str, RunGrade]:
+def run_grades(con: duckdb.DuckDBPyConnection, scale: CleoGradeScale) -> dict[str, RunGrade]:
     rows = query_dicts(con, "SELECT run_key, share, grade FROM cleo_run_grades")
-    return {row["run_key"]: RunGrade(share=row["share"], grade=row["grade"]) for row in rows}
+    minima = (scale.a, scale.b, scale.c, scale.d)
+    return {
+        row["run_key"]: RunGrade(
+            share=row["share"], grade=row["grade"], share_text=numbers.banded_percent(row["share"], minima)
+        )
+        for row in rows
+    }
 
 
 def outputs(
     con: duckdb.DuckDBPyConnection, corpus: CleoCorpus, config: SiteConfig
 ) -> Iterator[Page | DataFile]:
     store.apply_grade_scale(con, config.cleo_grades)
-    grades = run_grades(con)
+    grades = run_grades(con, config.cleo_grades)
     yield index_page(con, corpus, grades, config)
     for session in corpus.sessions:
         yield session_page(session, grades)

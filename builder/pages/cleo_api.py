@@ -16,7 +16,7 @@ from pydantic.alias_generators import to_camel
 
 from builder import urls
 from builder.config import CleoGradeScale
-from builder.pages.cleo_views import RunGrade, run_page
+from builder.pages.cleo_views import RunGrade, graded_total, run_page
 from builder.pages.page import DataFile
 from builder.sources.cleo.corpus import CleoCorpus, Run
 
@@ -45,6 +45,9 @@ class ApiRun(Camel):
     session_id: str
     task_id: str | None
     total_score: Number
+    """As CLEO wrote it."""
+    graded_total: Number
+    """The sum of the dimension scores, which totalScore is by definition: what the run is graded on."""
     max_score: Number
     dimensions: dict[str, ApiDimension]
     flags: list[str]
@@ -55,7 +58,7 @@ class ApiRun(Camel):
     gradable: bool
     grade: str | None
     share: float | None
-    """totalScore / maxScore; None when the run is not gradable (its zeros are not a score)."""
+    """gradedTotal / maxScore; None when the run is not gradable (its zeros are not a score)."""
     current: bool
     synthetic: bool
     page: str
@@ -74,7 +77,7 @@ def _api_run(run: Run, grade: RunGrade, current: bool) -> ApiRun:
     result = run.result
     return ApiRun(
         session_id=result.session_id, task_id=result.task_id, total_score=result.total_score,
-        max_score=result.max_score,
+        graded_total=graded_total(run), max_score=result.max_score,
         dimensions={
             key: ApiDimension(score=d.score, max=d.max, evidence=list(d.evidence))
             for key, d in result.dimensions.by_key().items()

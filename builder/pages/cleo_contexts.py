@@ -71,10 +71,12 @@ class RunView(View):
     gradable: bool
     grade: str | None
     share: float
+    share_text: str
     total_text: str
+    """The graded total: the sum of the dimension scores."""
     max_text: str
-    dimension_total_text: str | None
-    """The sum of the dimension scores when it is not CLEO's stored total (a data warning)."""
+    stated_total_text: str | None
+    """CLEO's stored totalScore when it is not the sum of the dimension scores (a data warning)."""
     dimension_max_text: str | None
     """The sum of the dimension maxima when it is not CLEO's stored maxScore."""
     dimensions: list[DimensionView]
@@ -92,6 +94,7 @@ class RunRow(View):
     gradable: bool
     grade: str | None
     share: float
+    share_text: str
     total_text: str
     max_text: str
     entry_count: int
@@ -110,6 +113,7 @@ class SessionRow(View):
     gradable: bool
     grade: str | None
     share: float
+    share_text: str
     total_text: str
     max_text: str
     flag_count: int

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import duckdb
 
-from builder import queries
+from builder import numbers, queries
 from builder.pages.cleo_contexts import DimensionMean, FlagCount, GradeBucket, SectionSummary
 from builder.pages.cleo_views import graded_at, points
 from builder.sources.cleo.rubric import DIMENSION_BY_KEY, RULE_BY_KEY
@@ -40,7 +40,7 @@ def dimension_means(con: duckdb.DuckDBPyConnection) -> list[DimensionMean]:
     return [
         DimensionMean(
             label=DIMENSION_BY_KEY[row["dimension"]].label, sessions=row["sessions"],
-            mean_text=f"{row['mean_score']:.1f}", max_text=points(row["mean_max"]),
+            mean_text=numbers.fixed(row["mean_score"], 1), max_text=points(row["mean_max"]),
             mean_share=row["mean_share"],
         )
         for row in queries.run(con, "cleo_dimension_means")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from builder import urls
+from builder import numbers, urls
 from builder.pages.cleo_checklist import checklist, recoverable_points
 from builder.pages.cleo_contexts import DimensionView, GradedAt, RunRow, RunView, SessionRow
 from builder.sources.cleo.corpus import Run, Session
@@ -23,13 +23,21 @@ DISPLAY_ID_LIMIT = 80
 class RunGrade:
     share: float
     grade: str | None
+    share_text: str = ""
+    """The share as a percentage that bands to `grade` (builder.numbers.banded_percent)."""
 
 
 def points(value: float) -> str:
-    """`15.0` → `15`, `12.5` → `12.5`: CLEO's points are whole numbers, shown as such."""
+    """`15.0` → `15`, `12.5` → `12.5`, `89.99` → `89.99`: CLEO's points as it wrote them, with
+    every decimal they have, so a total never rounds across a letter's threshold."""
     if value.is_integer():
         return f"{int(value)}"
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return numbers.shortest(value)
+
+
+def graded_total(run: Run) -> float:
+    """What the run is graded on: the sum of its dimension scores (totalScore by definition)."""
+    return numbers.exact_sum([d.score for d in run.result.dimensions.by_key().values()])
 
 
 def display_id(session_id: str, limit: int = DISPLAY_ID_LIMIT) -> str:
@@ -53,8 +61,8 @@ def run_page(run: Run) -> str:
 def run_view(run: Run, grade: RunGrade) -> RunView:
     result = run.result
     dimensions = result.dimensions.by_key()
-    score_sum = sum(d.score for d in dimensions.values())
-    max_sum = sum(d.max for d in dimensions.values())
+    score_sum = numbers.exact_sum([d.score for d in dimensions.values()])
+    max_sum = numbers.exact_sum([d.max for d in dimensions.values()])
     recoverable = recoverable_points(result) if run.gradable else 0.0
     return RunView(
         session_id=result.session_id,
@@ -70,9 +78,10 @@ def run_view(run: Run, grade: RunGrade) -> RunView:
         gradable=run.gradable,
         grade=grade.grade,
         share=grade.share,
-        total_text=points(result.total_score),
+        share_text=grade.share_text,
+        total_text=points(score_sum),
         max_text=points(result.max_score),
-        dimension_total_text=None if score_sum == result.total_score else points(score_sum),
+        stated_total_text=None if score_sum == result.total_score else points(result.total_score),
         dimension_max_text=None if max_sum == result.max_score else points(max_sum),
         dimensions=[
             DimensionView(
@@ -93,8 +102,8 @@ def run_row(run: Run, grade: RunGrade, current: bool) -> RunRow:
     result = run.result
     return RunRow(
         page=run_page(run), graded_at=graded_at(result.graded_at), gradable=run.gradable,
-        grade=grade.grade, share=grade.share, total_text=points(result.total_score),
-        max_text=points(result.max_score), entry_count=result.entry_count,
+        grade=grade.grade, share=grade.share, share_text=grade.share_text,
+        total_text=points(graded_total(run)), max_text=points(result.max_score), entry_count=result.entry_count,
         flag_count=len(result.flags), current=current, synthetic=run.synthetic,
     )
 
@@ -104,8 +113,8 @@ def session_row(session: Session, grade: RunGrade) -> SessionRow:
     return SessionRow(
         session_id=session.session_id, display_id=display_id(session.session_id),
         page=urls.cleo_session_page(session.slug), graded_at=graded_at(run.result.graded_at),
-        gradable=run.gradable, grade=grade.grade, share=grade.share,
-        total_text=points(run.result.total_score), max_text=points(run.result.max_score),
+        gradable=run.gradable, grade=grade.grade, share=grade.share, share_text=grade.share_text,
+        total_text=points(graded_total(run)), max_text=points(run.result.max_score),
         flag_count=len(run.result.flags), runs=len(session.runs), evaluator=run.result.evaluator,
         synthetic=any(r.synthetic for r in session.runs),
     )

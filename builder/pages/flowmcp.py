@@ -33,6 +33,7 @@ from builder.pages.flowmcp_views import (
     View,
     entry_context,
     entry_paths,
+    mean_text,
     provider_context,
     report_context,
     rollup_page,
@@ -72,6 +73,7 @@ class ReportRow(View):
     grade: str
     stored_grade: str
     score: float
+    score_text: str
     validation_passed: bool
     model: str
     differences: int
@@ -188,7 +190,8 @@ def _report_row(found: ReportSet) -> ReportRow:
         date=record.report.date,
         grade=record.grade,
         stored_grade=record.report.grade,
-        score=round(float(record.score), 4),
+        score=float(record.score),
+        score_text=mean_text(record.score) or "—",
         validation_passed=record.report.validation_passed,
         model=record.report.harness.model,
         differences=len(record.differences),

@@ -16,9 +16,13 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from builder.numbers import banded
 from builder.sources.flowmcp.records import EntryRecord, Node, Rollup
 from builder.sources.flowmcp.reports import ReportRecord
 from builder.sources.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, exact, gain_to_five
+
+_MINIMA = tuple(bound for bound, _ in BANDS)
+"""A mean in a hint is written so it bands to the grade named beside it (issue 22)."""
 
 
 class Hint(BaseModel):
@@ -79,7 +83,7 @@ def entry_hints(
             hints.append(
                 Hint(
                     kind="grade", where=where, link=link,
-                    text=f"The weighted mean, {float(computed.mean):.2f}, bands to {computed.raw_grade}; {letter} "
+                    text=f"The weighted mean, {banded(computed.mean, _MINIMA, 2)}, bands to {computed.raw_grade}; {letter} "
                     f"needs a weighted mean of {float(bound):g}. Every counted answer below 5.0 follows, biggest "
                     "gain first.",
                 )
@@ -226,7 +230,7 @@ def report_hints(record: ReportRecord, reasoning: dict[str, str | None] | None =
         hints.append(
             Hint(
                 kind="grade",
-                text=f"The mean, {float(record.score):.2f}, bands to {record.grade}; {letter} needs a mean of "
+                text=f"The mean, {banded(record.score, _MINIMA, 2)}, bands to {record.grade}; {letter} needs a mean of "
                 f"{float(bound):g}: {float(points):g} more points across the {count} dimensions. "
                 "Every dimension below 5.0 follows, biggest gain first.",
             )

@@ -8,20 +8,24 @@ each page is the same model (camelCase). Every grading and every node carries `s
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from builder import urls
+from builder import numbers, urls
 from builder.pages.flowmcp_hints import Hint, entry_hints, report_hints, rollup_hints, stable_gap
 from builder.pages.page import PageContext
 from builder.sources.flowmcp.entries import explain
 from builder.sources.flowmcp.models import GradingEntry
 from builder.sources.flowmcp.records import Difference, EntryRecord, Node, Rollup
 from builder.sources.flowmcp.reports import ReportRecord, ReportSet
-from builder.sources.flowmcp.rules import GRADING_SYSTEM, TIER_CAP, as_float
+from builder.sources.flowmcp.rules import BANDS, GRADING_SYSTEM, TIER_CAP
 from builder.urls import slug
+
+BAND_MINIMA = tuple(bound for bound, _ in BANDS)
+"""The Grading-Spec's bands as lower bounds, best first (A ≥ 4.5 … D ≥ 1.5)."""
 
 SECTION = "FlowMCP"
 NODE_STATUS_ORDER = ("pending", "blocked", "graded", "stable", "rejected")
@@ -64,6 +68,9 @@ class NodeView(View):
     grading_system: str | None
     graded_at: str | None
     mean: float | None
+    """The current full entry's weighted mean, unrounded; None when it is vetoed (REJECTED)."""
+    mean_text: str | None
+    """`mean` as printed beside the grade: it bands to the grade (builder.numbers.banded)."""
     entries: int
     entry_page: str | None
     """Output path of the current entry's page."""
@@ -215,6 +222,31 @@ class TrailItem(View):
     reasons: list[str]
 
 
+class BeforeVeto(View):
+    mean: float | None
+    mean_text: str | None
+    raw_grade: str | None
+
+
+def mean_text(value: Fraction | float | None) -> str | None:
+    """A Grading-Spec mean as printed beside its grade: two decimals, or as many more as keep it
+    in its band (3.4999 is a C, never `3.50`)."""
+    return None if value is None else numbers.banded(value, BAND_MINIMA, 2)
+
+
+def _exact_float(value: Fraction | None) -> float | None:
+    """The API's value: the nearest float, not a rounded one."""
+    return None if value is None else float(value)
+
+
+def _node_mean(current: EntryRecord | None) -> float | None:
+    if current is None or current.computed is None or not _full(current):
+        return None
+    if current.entry is not None and current.entry.categorical_veto is not None:
+        return None
+    return _exact_float(current.computed.mean)
+
+
 class EntryContext(Context):
     owner_kind: str
     owner_name: str
@@ -242,7 +274,12 @@ class EntryContext(Context):
     stored_grade: str
     grade: str | None
     raw_grade: str | None
+    """None when vetoed: the band of the mean is only `before_veto`."""
     mean: float | None
+    """The weighted mean, unrounded; None when vetoed."""
+    mean_text: str | None
+    before_veto: BeforeVeto | None
+    """For a vetoed entry: what the answers would have given, had the veto not short-circuited."""
     grade_explanation: str
     stored_max_attainable: str
     stored_tier: str
@@ -271,6 +308,7 @@ class ReportVersion(View):
     grade: str
     stored_grade: str
     score: float
+    score_text: str
     page: str
     current: bool
 
@@ -289,6 +327,9 @@ class ReportContext(Context):
     grade: str
     stored_score: float
     score: float
+    """The mean of the dimension scores, unrounded."""
+    score_text: str
+    """`score` as printed: it bands to the band of the score."""
     scoring_protocol: str
     grading_system: str
     """The bands this site applied (the protocol delegates them to the Grading-Spec)."""
@@ -378,7 +419,8 @@ def node_view(rollup: Rollup, node: Node) -> NodeView:
         scoring_system=entry.scoring_system if entry else None,
         grading_system=entry.grading_system if entry else None,
         graded_at=current.name.timestamp if current else None,
-        mean=as_float(current.computed.mean, 3) if current and current.computed and _full(current) else None,
+        mean=_node_mean(current),
+        mean_text=mean_text(_node_mean(current)),
         entries=len(node.trail),
         entry_page=entry_paths(rollup, current)[0] if current is not None and entry is not None else None,
         not_stable_because=stable_gap(node),
@@ -542,7 +584,7 @@ def _answer(entry: GradingEntry, record: EntryRecord, position: int) -> AnswerVi
         position=position,
         question_id=answer.question_id,
         score=str(answer.score),
-        value=as_float(scored.value, 3),
+        value=_exact_float(scored.value),
         counted=scored.counted,
         left_out=scored.left_out,
         na_reason=answer.na_reason,
@@ -616,8 +658,12 @@ def entry_context(rollup: Rollup, node: Node, record: EntryRecord) -> EntryConte
         grading_system=entry.grading_system,
         stored_grade=entry.aggregate_grade,
         grade=record.grade,
-        raw_grade=computed.raw_grade,
-        mean=as_float(computed.mean, 3),
+        raw_grade=None if veto else computed.raw_grade,
+        mean=None if veto else _exact_float(computed.mean),
+        mean_text=None if veto else mean_text(computed.mean),
+        before_veto=BeforeVeto(
+            mean=_exact_float(computed.mean), mean_text=mean_text(computed.mean), raw_grade=computed.raw_grade
+        ) if veto else None,
         grade_explanation=explain(entry, computed, record.tier, record.grade_note),
         stored_max_attainable=entry.max_attainable_grade,
         stored_tier=entry.grading_tier,
@@ -661,7 +707,7 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
     return ReportContext(
         title=f"Scoring report: {report.schema_id} ({report.date})",
         description=f"Scoring Protocol v1 report of {report.schema_id}: grade {record.grade}, "
-        f"score {as_float(record.score, 2):g}.",
+        f"score {mean_text(record.score)}.",
         folder=found.folder,
         slug=found.slug,
         file=record.file,
@@ -674,7 +720,8 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
         stored_grade=report.grade,
         grade=record.grade,
         stored_score=report.score,
-        score=as_float(record.score, 4) or 0.0,
+        score=float(record.score),
+        score_text=mean_text(record.score) or "—",
         scoring_protocol=report.scoring_protocol,
         grading_system=GRADING_SYSTEM,
         creator={
@@ -718,7 +765,8 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
                 date=r.report.date,
                 grade=r.grade,
                 stored_grade=r.report.grade,
-                score=as_float(r.score, 4) or 0.0,
+                score=float(r.score),
+                score_text=mean_text(r.score) or "—",
                 page=urls.flowmcp_report_version_page(found.slug, slug(r.stem)),
                 current=r is found.current,
             )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 from tdqs import COHERENCE_DIMENSIONS, SPEC_VERSION, TIERS, TOOL_DIMENSIONS
 
-from builder import charts, queries, urls
+from builder import charts, numbers, queries, urls
 from builder.config import SiteConfig
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
@@ -64,7 +64,7 @@ def nav(corpus: TdqsSection) -> list[NavItem]:
 def _dimension_label(row: StatRow) -> str:
     if row.mean is None or row.smell_rate is None:
         return ""
-    return f"{row.mean:.2f} · smells {row.smell_rate * 100:.1f}%"
+    return f"{numbers.fixed(row.mean, 2)} · smells {numbers.percent(row.smell_rate)}"
 
 
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page, dict[str, Any]]:
@@ -97,7 +97,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
         tier_chart=charts.bar(
             "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",
             colours=[charts.TIER_COLOURS[t.tier] for t in tiers],
-            text=[f"{t.share * 100:.1f}%" for t in tiers],
+            text=[numbers.percent(t.share) for t in tiers],
         ),
         dimension_chart=charts.bar(
             "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
@@ -139,7 +139,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "description": server.meta.description,
         "repositoryUrl": server.meta.repository_url,
         "homepageUrl": server.meta.homepage_url,
-        "provenance": provenance(capture).model_dump(mode="json", by_alias=True),
+        "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
         "coherence": {
             d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS

@@ -6,12 +6,15 @@ use no other names. The API JSON of a server is generated from the same view row
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
+from tdqs.round_half_up import round_half_up
 
+from builder import numbers
 from builder.checklist import Action, anchor_for, tool_actions
 from builder.pages.page import PageContext
 from builder.problems import Problem
@@ -36,6 +39,17 @@ class Provenance(View):
     grading_system: str
     capture_id: str
     file: str
+    systems_source: str
+    """Where scoringSystem and gradingSystem come from: `server.json` when it states them, else
+    `derived` (this site names them from the capture's specVersion; a ScoreReport has neither).
+    The scored time, specVersion and model are the capture's own."""
+
+
+def _systems_source(server: Server | None, capture: Capture) -> str:
+    meta = server.meta if server is not None else None
+    if meta is not None and (meta.scoring_system or meta.grading_system):
+        return "server.json"
+    return "derived"
 
 
 class DimensionRow(View):
@@ -46,6 +60,8 @@ class DimensionRow(View):
     score: int
     anchor: str
     justification: str
+    stated: int | None = None
+    """The capture's own score when the hard gates or overrides changed it."""
 
 
 class FlagRow(View):
@@ -62,9 +78,14 @@ class ToolRow(View):
     tier: str
     scores: dict[str, int]
     flags: list[str]
+    """Tool flags only; a server flag (Shadowing Risk) is in `server_flags`."""
+    server_flags: list[str]
     smells: list[str]
     input_hash: str
     stale: bool
+    stated_tdqs: float | None = None
+    """The capture's own TDQS and tier, when they are not what the site recomputed (else None)."""
+    stated_tier: str | None = None
 
 
 class HistoryPoint(View):
@@ -236,6 +257,12 @@ class ServerContext(PageContext):
     repository_url: str | None
     homepage_url: str | None
     scores: ServerScores
+    stated: str | None
+    """What the capture stated for the overall score ("B 3.4") when the recomputation differs."""
+    formula_mean: str
+    formula_min: str
+    """The mean and min TDQS as the formula line prints them: the exact mean, with as many
+    decimals as `round1(0.6 × mean + 0.4 × min)` needs to give the published description quality."""
     coherence: list[CoherenceRow]
     coherence_summary: str
     shadowing: list[ShadowRow]
@@ -269,6 +296,10 @@ class ToolContext(PageContext):
     tdqs: float
     tier: str
     tier_meaning: str
+    stated: str | None
+    """What the capture stated ("A 4.0") when the recomputation publishes another TDQS or tier."""
+    stated_flags: list[str] | None
+    """The capture's own flags when the recomputation changed them."""
     summary: str
     dimensions: list[DimensionRow]
     flags: list[FlagRow]
@@ -291,8 +322,9 @@ class ToolContext(PageContext):
 # ---- builders ---------------------------------------------------------------------------------
 
 
-def provenance(capture: Capture) -> Provenance:
+def provenance(capture: Capture, server: Server | None = None) -> Provenance:
     return Provenance(
+        systems_source=_systems_source(server, capture),
         scored_at=capture.generated_at,
         spec_version=capture.report.spec_version,
         model=capture.report.model,
@@ -309,18 +341,27 @@ def server_scores(capture: Capture) -> ServerScores:
 
 
 def tool_row(tool: ToolRecord) -> ToolRow:
-    score = tool.checked.score
+    score, stated = tool.checked.score, tool.checked.stated
+    restated = tool.checked.restated
     return ToolRow(
         name=tool.name,
         slug=tool.slug,
         tdqs=tool.checked.tdqs,
         tier=tool.checked.tier,
         scores=dict(score.scores),
-        flags=[*score.flags, *score.server_flags],
+        flags=list(score.flags),
+        server_flags=list(score.server_flags),
         smells=list(tool.checked.smells),
         input_hash=tool.input_hash,
         stale=tool.stale,
+        stated_tdqs=stated.tdqs if restated else None,
+        stated_tier=stated.tier if restated else None,
     )
+
+
+def stated_text(tier: str, score: float) -> str:
+    """`A 4.0`: a stored grade and score as the capture states it."""
+    return f"{tier} {numbers.fixed(score, 1)}"
 
 
 def _type_of(schema: object) -> str:
@@ -450,6 +491,29 @@ def notes_for(problems: list[Problem], prefix: str = "") -> list[Note]:
     ]
 
 
+def formula_numbers(capture: Capture) -> tuple[str, str]:
+    """(mean, min) for the description-quality formula line. tdqs's `mean_tdqs` is itself rounded
+    to one decimal, and the formula takes the exact mean: printed rounded, it does not always give
+    back the score beside it."""
+    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.tools]
+    mean, low = Fraction(sum(tenths), 10 * len(tenths)), Fraction(min(tenths), 10)
+    result = numbers.exact(capture.server.rollup.description_quality_score)
+    weight_mean, weight_min = Fraction(6, 10), Fraction(4, 10)
+    text = numbers.reproducing(
+        mean, 1, lambda written: numbers.half_up(weight_mean * written + weight_min * low, 1) == result
+    )
+    return text, numbers.fixed(low, 1)
+
+
+def stated_overall(capture: Capture) -> str | None:
+    stored, rolled = capture.report.server_score, capture.server.rollup
+    if not capture.server.coverage_ok:
+        return None
+    if stored.overall_tier == rolled.overall_tier and abs(stored.overall_score - rolled.overall_score) < 1e-9:
+        return None
+    return stated_text(stored.overall_tier, stored.overall_score)
+
+
 def tier_meaning(tier: str) -> str:
     return next((t.meaning for t in TIERS if t.tier == tier), "")
 
@@ -504,6 +568,9 @@ def server_context(
         repository_url=server.meta.repository_url,
         homepage_url=server.meta.homepage_url,
         scores=server_scores(capture),
+        stated=stated_overall(capture),
+        formula_mean=formula_numbers(capture)[0],
+        formula_min=formula_numbers(capture)[1],
         coherence=[
             CoherenceRow(
                 key=d.key, name=d.name, question=d.question,
@@ -528,7 +595,7 @@ def server_context(
         patterns=[pattern_view(p, capture) for p in advice.patterns],
         fix_worst=fix_worst_view(advice.fix_worst) if advice.fix_worst else None,
         history=server_history(server),
-        provenance=provenance(capture),
+        provenance=provenance(capture, server),
         notes=notes_for(problems, "$.server"),
         api_path=api_path,
         tools_chart=charts_["tools"] or {},
@@ -545,12 +612,12 @@ def tool_context(
     server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView, history_chart: dict[str, Any] | None
 ) -> ToolContext:
     capture = server.current
-    score = tool.checked.score
+    score, stated = tool.checked.score, tool.checked.stated
     signals = score.context_signals.model_dump(by_alias=True)
     return ToolContext(
         title=f"{tool.name} · {server.display_name}",
         description=(
-            f"TDQS {tool.checked.tdqs:.1f} (tier {tool.checked.tier}) for the tool {tool.name} "
+            f"TDQS {numbers.fixed(tool.checked.tdqs)} (tier {tool.checked.tier}) for the tool {tool.name} "
             f"of {server.display_name}."
         ),
         server_slug=server.slug,
@@ -560,6 +627,8 @@ def tool_context(
         tdqs=tool.checked.tdqs,
         tier=tool.checked.tier,
         tier_meaning=tier_meaning(tool.checked.tier),
+        stated=stated_text(stated.tier, stated.tdqs) if tool.checked.restated else None,
+        stated_flags=list(stated.flags) if sorted(stated.flags) != sorted(score.flags) else None,
         summary=score.summary,
         dimensions=[
             DimensionRow(
@@ -567,6 +636,10 @@ def tool_context(
                 score=score.scores[d.key],  # type: ignore[literal-required]
                 anchor=anchor_for(d, score.scores[d.key]) or "",  # type: ignore[literal-required]
                 justification=score.justifications[d.key].justification,  # type: ignore[literal-required]
+                stated=(
+                    stated.scores[d.key]  # type: ignore[literal-required]
+                    if stated.scores[d.key] != score.scores[d.key] else None  # type: ignore[literal-required]
+                ),
             )
             for d in TOOL_DIMENSIONS
         ],
@@ -584,7 +657,7 @@ def tool_context(
         actions=tool_actions(tool),
         history=tool_history(server, tool.name),
         history_chart=history_chart,
-        provenance=provenance(capture),
+        provenance=provenance(capture, server),
         notes=notes_for(problems, f"$.tools[{tool.index}]"),
         badge=badge,
     )

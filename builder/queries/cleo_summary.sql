@@ -7,7 +7,7 @@ SELECT
     count(*) AS runs,
     count(*) FILTER (WHERE gradable) AS gradable_runs,
     count(*) FILTER (WHERE synthetic) AS synthetic_runs,
-    avg(total_score / max_score) FILTER (WHERE is_current AND gradable) AS mean_share,
+    avg(dimension_total / max_score) FILTER (WHERE is_current AND gradable) AS mean_share,
     min(graded_at) AS first_graded_at,
     max(graded_at) AS last_graded_at
 FROM cleo_runs;

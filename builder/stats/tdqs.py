@@ -23,7 +23,15 @@ def _r(value: float | None) -> float | None:
     return None if value is None else round(float(value), 6)
 
 
+PERCENTILES = (
+    "linear interpolation between the two nearest ranks (DuckDB quantile_cont; Hyndman & Fan "
+    "type 7, numpy's default)"
+)
+"""How median, p25 and p75 are taken; the home page and api/stats.json say so."""
+
+
 class TdqsSummary(Camel):
+    percentile_method: str = PERCENTILES
     mean: float | None
     median: float | None
     p25: float | None
@@ -57,7 +65,7 @@ class RegistryStats(Camel):
     server_count: int
     tool_count: int
     scored_definitions: int
-    """Current tools plus the superseded definitions kept from earlier captures."""
+    """Distinct definitions scored (inputHash per tool of a server), current and superseded."""
     tdqs: TdqsSummary
     passing_share: float | None
     tiers: dict[str, TierStat]

@@ -18,6 +18,7 @@ from typing import Any
 import duckdb
 
 from builder.config import CleoGradeScale
+from builder.numbers import exact_sum
 from builder.queries import sql
 from builder.sources.cleo.corpus import CleoCorpus, Run
 from builder.sources.cleo.rubric import match_flag
@@ -47,7 +48,7 @@ def _run_row(run: Run, seq: int, current: bool) -> tuple[Any, ...]:
     return (
         run.key, result.session_id, run.session_slug, run.run_slug, seq, current, run.gradable,
         run.file, run.line, result.task_id, result.total_score, result.max_score,
-        sum(d.score for d in dimensions), graded_at, result.timestamp, result.entry_count,
+        exact_sum([d.score for d in dimensions]), graded_at, result.timestamp, result.entry_count,
         result.evaluator, run.synthetic, len(result.flags),
     )
 

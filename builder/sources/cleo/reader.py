@@ -8,8 +8,10 @@ so a U+2028 inside a string does not cut a line in two. Blank lines are not rows
 over silently.
 
 A kept line may still disagree with itself: a totalScore that is not the sum of its dimension
-scores, or a maxScore that is not the sum of their maxima. Such a line is kept with a warning;
-the site shows CLEO's stored value and the sum beside it.
+scores, a maxScore that is not the sum of their maxima, or a run with no audit entries (nothing
+was graded) that still carries points. Such a line is kept with a warning. totalScore is the sum
+of the dimension scores by definition, so a run is graded from the sum and its page shows the
+stated total beside it; the grade keeps CLEO's maxScore.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from builder.numbers import exact_sum
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.cleo.models import GradeResult
+from builder.sources.cleo.rubric import is_gradable
 from builder.sources.jsonfile import MAX_FILE_BYTES, relative_name
 
 SYSTEM = "cleo"
@@ -90,17 +94,22 @@ def disagreements(result: GradeResult) -> list[tuple[str, str]]:
     """Stored totals that the row's own dimensions do not reproduce: (json path, reason)."""
     dimensions = result.dimensions.by_key().values()
     found = []
-    score_sum = sum(dimension.score for dimension in dimensions)
+    score_sum = exact_sum([dimension.score for dimension in dimensions])
     if score_sum != result.total_score:
         found.append(("$.totalScore", (
             f"totalScore is {result.total_score:g} but the dimension scores add up to "
-            f"{score_sum:g}; the site shows CLEO's total and the sum beside it"
+            f"{score_sum:g}; the site grades from the sum and shows the stated total beside it"
         )))
-    max_sum = sum(dimension.max for dimension in dimensions)
+    max_sum = exact_sum([dimension.max for dimension in dimensions])
     if max_sum != result.max_score:
         found.append(("$.maxScore", (
             f"maxScore is {result.max_score:g} but the dimension maxima add up to {max_sum:g}; "
             "the grade uses CLEO's maxScore"
+        )))
+    if not is_gradable(result.entry_count, result.flags) and (result.total_score or score_sum):
+        found.append(("$.totalScore", (
+            f"the run has no audit entries, so nothing was graded, but it carries "
+            f"{max(result.total_score, score_sum):g} points; the site shows it as not gradable"
         )))
     return found
 

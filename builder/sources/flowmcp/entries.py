@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from builder.numbers import banded
 from builder.problems import ProblemLog
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.conformance import check_entry
@@ -28,7 +29,7 @@ from builder.sources.flowmcp.layout import (
 )
 from builder.sources.flowmcp.models import GradingEntry
 from builder.sources.flowmcp.records import Difference, EntryRecord
-from builder.sources.flowmcp.rules import TIER_CAP, AnswerInput, EntryGrade, area_tier, as_float, grade_answers
+from builder.sources.flowmcp.rules import BANDS, TIER_CAP, AnswerInput, EntryGrade, area_tier, grade_answers
 from builder.sources.jsonfile import read_json, relative_name
 
 
@@ -247,7 +248,8 @@ def explain(entry: GradingEntry, computed: EntryGrade, tier: str, note: str | No
         return note
     if computed.mean is None:
         return "no answer counts toward the mean (all n/a, stale or weight 0)"
-    text = f"weighted mean {as_float(computed.mean, 3):g} bands to {computed.raw_grade}"
+    # Written so that it bands to the grade it names (3.4999, never 3.50, bands to C).
+    text = f"weighted mean {banded(computed.mean, [bound for bound, _ in BANDS], 2)} bands to {computed.raw_grade}"
     if computed.trimmed:
         text += f"; {entry.area} is {tier}, capped at {computed.grade}"
     return text

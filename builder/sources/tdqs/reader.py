@@ -243,10 +243,11 @@ def _capture(
     name = relative_name(files.score, data_dir)
     records = []
     for index, tool in loaded.kept:
-        checked = check_tool(tool, index)
+        definition = loaded.definitions.get(tool.name) if loaded.definitions else None
+        scored = definition is not None and definition.input_hash == tool.context_signals.input_hash
+        checked = check_tool(tool, index, definition.tool if definition is not None and scored else None)
         for disagreement in checked.disagreements:
             log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
-        definition = loaded.definitions.get(tool.name) if loaded.definitions else None
         if definition is not None and definition.input_hash != tool.context_signals.input_hash:
             log.add(
                 name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",

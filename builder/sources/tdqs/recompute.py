@@ -1,28 +1,55 @@
-"""Checking a stored score against the rubric's own arithmetic.
+"""Checking a stored score against the rubric's own arithmetic and its deterministic rules.
 
 A capture carries both the dimension scores and the numbers derived from them (TDQS, tier,
-smells, the server rollups). The derived numbers are recomputed here with tdqs's functions —
-`compute_tdqs`, `compute_tier`, `compute_smells`, `rollup_server_score` — which do the exact
-integer arithmetic of the specification. The site publishes the recomputed values; where a
-stored value differs, both are shown and the difference is reported.
+smells, the server rollups). Whatever the specification makes deterministic is recomputed here
+with tdqs's own code, never re-typed:
+
+- the hard gates and the stage-4 overrides: the stored model answer is replayed through
+  `score_tool_definition` (stages 1 to 4) for the definition stored beside the capture, so a
+  definition with no (or a whitespace-only) description scores 1 everywhere with the No
+  Description flag, and a tautological one has Purpose Clarity capped at 2 with its flag. Without
+  a stored definition (or when its inputHash is not the one scored) the stored gate flags are
+  taken at their word and replayed the same way;
+- the Annotation Contradiction flag is the model's judgement and is kept as stored; its effect
+  (Behavioral Transparency scores 1, tdqs's `FLAGS`) is applied to the stored scores;
+- `compute_tdqs`, `compute_tier`, `compute_smells`, `rollup_server_score`: the exact integer
+  arithmetic of the specification.
+
+The site publishes the recomputed values; where a stored value differs, the page says what the
+capture stated and the build report lists it as a warning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
+from pydantic import BaseModel
 from tdqs import (
+    TOOL_DIMENSIONS,
+    Justification,
     ScoreReport,
     ServerCoherence,
     ServerScore,
     Tier,
+    ToolDefinition,
     ToolScore,
     compute_smells,
     compute_tdqs,
     compute_tier,
+    evaluate_hard_gates,
     rollup_server_score,
+    score_tool_definition,
 )
+
+_T = TypeVar("_T", bound=BaseModel)
+
+NO_DESCRIPTION = "No Description"
+TAUTOLOGICAL = "Tautological Description"
+ANNOTATION_CONTRADICTION = "Annotation Contradiction"
+_GATE_FLAGS = (NO_DESCRIPTION, TAUTOLOGICAL)
+_BY_RULES = "by the specification's hard gates and overrides"
 
 COVERAGE_NUMERATOR, COVERAGE_DENOMINATOR = 4, 5
 """The specification computes a server's description quality only once at least 80% of its tools
@@ -35,12 +62,13 @@ class Disagreement:
     field: str
     stored: object
     recomputed: object
+    how: str = "recomputed from the dimension scores"
 
     @property
     def reason(self) -> str:
         return (
             f"stored {self.field} {_show(self.stored)} disagrees with {_show(self.recomputed)} "
-            "recomputed from the dimension scores; the site shows the recomputed value"
+            f"{self.how}; the site shows the recomputed value"
         )
 
 
@@ -55,24 +83,92 @@ def _show(value: object) -> str:
 @dataclass(frozen=True)
 class CheckedTool:
     score: ToolScore
+    """The score the site publishes: the stored one with the gates, overrides and derived
+    numbers recomputed. `stored` is the capture's own, for "stated in the capture"."""
     tdqs: float
     tier: Tier
     smells: tuple[str, ...]
     disagreements: tuple[Disagreement, ...]
+    stored: ToolScore | None = None
+
+    @property
+    def stated(self) -> ToolScore:
+        return self.stored if self.stored is not None else self.score
+
+    @property
+    def restated(self) -> bool:
+        """The capture's own TDQS or tier is not what the site publishes."""
+        return abs(self.stated.tdqs - self.tdqs) > 1e-9 or self.stated.tier != self.tier
 
 
-def check_tool(score: ToolScore, index: int) -> CheckedTool:
-    tdqs = compute_tdqs(score.scores)
-    tier = compute_tier(tdqs)
-    smells = tuple(compute_smells(score.scores))
+class _Replay:
+    """The stored model answer, handed back to tdqs's own stages 1-4 in place of a model call,
+    so the hard gates and the tautology cap are tdqs's code and not a copy of it."""
+
+    model = "replay-of-the-capture"
+
+    def __init__(self, score: ToolScore) -> None:
+        self._score = score
+
+    def complete_json(self, *, system: str, user: str, response_type: type[_T]) -> _T:
+        stored = self._score
+        return response_type.model_validate({
+            "annotation_contradiction": ANNOTATION_CONTRADICTION in stored.flags,
+            "scores": {
+                key: Justification(justification=j.justification, score=stored.scores[key])  # type: ignore[literal-required]
+                for key, j in stored.justifications.items()
+            },
+            "summary": stored.summary,
+        })
+
+
+def _gated_definition(score: ToolScore, definition: ToolDefinition | None) -> ToolDefinition | None:
+    """The definition the gates are evaluated on: the stored one, or, without it, one standing
+    for what the stored gate flags say (no description; a description that is the name)."""
+    if definition is not None:
+        return definition
+    if NO_DESCRIPTION in score.flags:
+        return ToolDefinition(name=score.name, description=None)
+    if TAUTOLOGICAL in score.flags:
+        return ToolDefinition(name=score.name, description=score.name)
+    return None
+
+
+def apply_rules(score: ToolScore, definition: ToolDefinition | None) -> ToolScore:
+    """The stored score with the specification's deterministic rules applied (see the module)."""
+    gated = _gated_definition(score, definition)
+    result = score
+    if gated is not None and evaluate_hard_gates(gated).flags:
+        replayed = score_tool_definition(llm=_Replay(score), sibling_tool_names=(), tool=gated)
+        result = replayed.model_copy(update={
+            "name": score.name, "context_signals": score.context_signals,
+            "server_flags": list(score.server_flags),
+        })
+    elif gated is not None and any(flag in _GATE_FLAGS for flag in score.flags):
+        result = score.model_copy(update={"flags": [f for f in score.flags if f not in _GATE_FLAGS]})
+    if ANNOTATION_CONTRADICTION in score.flags and NO_DESCRIPTION not in result.flags:
+        flags = list(result.flags)
+        if ANNOTATION_CONTRADICTION not in flags:
+            flags.append(ANNOTATION_CONTRADICTION)
+        justifications = dict(result.justifications)
+        kept = justifications["behavioral_transparency"]
+        justifications["behavioral_transparency"] = Justification(justification=kept.justification, score=1)
+        result = result.model_copy(update={
+            "flags": flags, "justifications": justifications,
+            "scores": {**result.scores, "behavioral_transparency": 1},
+        })
+    tdqs = compute_tdqs(result.scores)
+    tier, smells = compute_tier(tdqs), compute_smells(result.scores)
+    if result.tdqs == tdqs and result.tier == tier and result.smells == smells:
+        return result  # the usual case: nothing to copy, at registry scale a quarter million times
+    return result.model_copy(update={"tdqs": tdqs, "tier": tier, "smells": smells})
+
+
+def check_tool(score: ToolScore, index: int, definition: ToolDefinition | None = None) -> CheckedTool:
+    """`definition`: the definition that was scored, when it is stored beside the capture with
+    the inputHash the score names."""
     found: list[Disagreement] = []
     base = f"$.tools[{index}]"
-    if abs(score.tdqs - tdqs) > 1e-9:
-        found.append(Disagreement(f"{base}.tdqs", "TDQS", score.tdqs, tdqs))
-    if score.tier != tier:
-        found.append(Disagreement(f"{base}.tier", "tier", score.tier, tier))
-    if tuple(score.smells) != smells:
-        found.append(Disagreement(f"{base}.smells", "smells", list(score.smells), list(smells)))
     for key, justification in score.justifications.items():
         if justification.score != score.scores[key]:  # type: ignore[literal-required]
             found.append(
@@ -83,7 +179,22 @@ def check_tool(score: ToolScore, index: int) -> CheckedTool:
                     score.scores[key],  # type: ignore[literal-required]
                 )
             )
-    return CheckedTool(score, tdqs, tier, smells, tuple(found))
+    effective = apply_rules(score, definition)
+    for dimension in TOOL_DIMENSIONS:
+        before = score.scores[dimension.key]  # type: ignore[literal-required]
+        after = effective.scores[dimension.key]  # type: ignore[literal-required]
+        if before != after:
+            found.append(Disagreement(f"{base}.scores.{dimension.key}", dimension.name, before, after, _BY_RULES))
+    if sorted(score.flags) != sorted(effective.flags):
+        found.append(Disagreement(f"{base}.flags", "flags", list(score.flags), list(effective.flags), _BY_RULES))
+    tdqs, tier, smells = effective.tdqs, effective.tier, tuple(effective.smells)
+    if abs(score.tdqs - tdqs) > 1e-9:
+        found.append(Disagreement(f"{base}.tdqs", "TDQS", score.tdqs, tdqs))
+    if score.tier != tier:
+        found.append(Disagreement(f"{base}.tier", "tier", score.tier, tier))
+    if tuple(score.smells) != smells:
+        found.append(Disagreement(f"{base}.smells", "smells", list(score.smells), list(smells)))
+    return CheckedTool(effective, tdqs, tier, smells, tuple(found), stored=score)
 
 
 def coherence_of(server_score: ServerScore) -> ServerCoherence:

@@ -1,0 +1,142 @@
+"""Issue 22, as a property: for random corpora of every grading system, every number printed next
+to a grade on any page bands to that grade, and every printed formula gives its printed result.
+
+The corpora lean on the edges (descriptions that are blank or restate the name, stored scores
+that disagree, means a hair below a band, CLEO totals that are not their sum). The bands and
+the formula are evaluated here with `fractions`, from the printed text alone.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from corpus import definition, report, scores, tool_score, write_capture
+from flowmcp_fixtures import answer, entry, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from site_helpers import Page, build_in_memory
+from test_cleo_reader import grade_row, write_lines
+
+TDQS_TIERS = ((Fraction(35, 10), "A"), (Fraction(3), "B"), (Fraction(2), "C"), (Fraction(1), "D"))
+FLOWMCP_BANDS = ((Fraction(45, 10), "A"), (Fraction(35, 10), "B"), (Fraction(25, 10), "C"), (Fraction(15, 10), "D"))
+CLEO_SCALE = ((Fraction(90), "A"), (Fraction(75), "B"), (Fraction(60), "C"), (Fraction(45), "D"))
+"""The site's default CLEO scale, in percent."""
+
+NUMBER = r"(-?\d+(?:\.\d+)?)"
+TIER_SPAN = re.compile(r'<span class="tier tier-[a-z]+">([A-F]) ' + NUMBER + "</span>")
+FORMULA = re.compile(r"round1\(0\.6 × mean " + NUMBER + r" \+ 0\.4 × min " + NUMBER + r"\) = " + NUMBER)
+FLOW_MEAN = re.compile(r"mean,? " + NUMBER + r",? bands to ([A-F])")
+"""The entry's "weighted mean 3.4999 bands to C" and the hints' "The weighted mean, 3.4999, bands to C"."""
+REPORT_MEAN = re.compile(r"dimension scores is " + NUMBER + r", which bands to ([A-F])")
+CLEO_SCORE = re.compile(r"\b([A-F]) " + NUMBER + " / " + NUMBER + r" \(" + NUMBER + r"%\)")
+
+
+def band(value: Fraction, scale: tuple[tuple[Fraction, str], ...]) -> str:
+    return next((letter for bound, letter in scale if value >= bound), "F")
+
+
+def half_up(value: Fraction) -> Fraction:
+    return Fraction(int((value * 10 + Fraction(1, 2)) // 1), 10)
+
+
+# ---- random corpora ---------------------------------------------------------------------------
+
+dims = st.tuples(*[st.integers(1, 5)] * 6)
+description = st.sampled_from(["Does a thing.", "", "   ", None, "<name>", "Reads the <b>page</b>."])
+tool = st.tuples(dims, description, st.booleans(), st.booleans())
+"""(dimension scores, description, stored Annotation Contradiction, stored TDQS drifted)."""
+servers = st.lists(st.lists(tool, min_size=1, max_size=4), min_size=1, max_size=3)
+
+near_bands = st.sampled_from(["1.4999", "1.5", "2.4999", "2.5", "3.4999", "3.5", "4.4999", "4.5", "5", "1", "3.25"])
+answers = st.lists(st.tuples(near_bands, st.sampled_from([1.0, 2.0, 0.5])), min_size=1, max_size=3)
+entries = st.lists(answers, min_size=0, max_size=3)
+reports = st.lists(st.lists(near_bands, min_size=1, max_size=3), min_size=0, max_size=2)
+
+points = st.sampled_from([0, 5, 9.99, 10, 12.5, 17.99, 18, 20])
+cleo_rows = st.lists(st.tuples(st.tuples(*[points] * 5), st.booleans()), min_size=0, max_size=4)
+
+
+def write_tdqs(data: Path, drawn: list[list[tuple[Any, ...]]]) -> None:
+    for s, tools in enumerate(drawn):
+        defs, scored = [], []
+        for t, (values, text, contradiction, drift) in enumerate(tools):
+            name = f"tool_{t}"
+            defn = definition(name, name if text == "<name>" else text)
+            score = tool_score(defn, scores(*values), flags=["Annotation Contradiction"] if contradiction else [])
+            if drift:
+                score = score.model_copy(update={"tdqs": 5.0, "tier": "A"})
+            defs.append(defn)
+            scored.append(score)
+        write_capture(data, f"srv-{s}", report(f"srv-{s}", scored), defs)
+
+
+def write_flowmcp(data: Path, drawn_entries: list[Any], drawn_reports: list[Any]) -> None:
+    for i, found in enumerate(drawn_entries):
+        gradings = [answer(f"Q-{k}", float(Fraction(v)), weight=w) for k, (v, w) in enumerate(found)]
+        write(data / f"grading-data/providers/ns/t{i}/tools/t{i}/_gradings/single-test--2026-06-01T00-00-00Z.json",
+              entry(gradings, grade="C", schemaId=f"ns.t{i}"))
+    for i, values in enumerate(drawn_reports):
+        write(data / f"scoring-reports/r{i}/r{i}-2026-05-18.json", {
+            "schemaId": f"r/{i}", "schemaIdSlug": f"r{i}", "schemaHash": "sha256:ab", "date": "2026-05-18",
+            "grade": "C", "score": 3.0, "scoringProtocol": "v1", "creator": {"skill": "s"},
+            "harness": {"name": "claude-code", "model": "m"}, "timestamps": {"reportedAt": "2026-05-18T00:00:00Z"},
+            "dimensions": [{"dimension": f"d{k}", "score": float(Fraction(v))} for k, v in enumerate(values)],
+            "validationPassed": True, "validationErrors": [],
+        })
+
+
+def write_cleo(data: Path, rows: list[tuple[tuple[float, ...], bool]]) -> None:
+    lines = []
+    for i, (values, wrong_total) in enumerate(rows):
+        row = grade_row(f"s{i}", values, timestamp=f"2026-05-0{i + 1}T10:00:00.000Z")
+        if wrong_total:
+            row["totalScore"] = 100 - row["totalScore"]
+        lines.append(row)
+    if lines:
+        write_lines(data / "sessions" / "GRADES.jsonl", lines)
+
+
+# ---- the property -----------------------------------------------------------------------------
+
+
+def check_page(path: str, html: str) -> int:
+    """Every grade-and-number pair of one page; returns how many it checked."""
+    checked = 0
+    for letter, number in TIER_SPAN.findall(html):
+        assert band(Fraction(number), TDQS_TIERS) == letter, (path, letter, number)
+        checked += 1
+    text = Page(html).text
+    for mean, minimum, result in FORMULA.findall(text):
+        value = Fraction(6, 10) * Fraction(mean) + Fraction(4, 10) * Fraction(minimum)
+        assert half_up(value) == Fraction(result), (path, mean, minimum, result)
+        checked += 1
+    for pattern in (FLOW_MEAN, REPORT_MEAN):
+        for number, letter in pattern.findall(text):
+            assert band(Fraction(number), FLOWMCP_BANDS) == letter, (path, number, letter)
+            checked += 1
+    for letter, total, maximum, share in CLEO_SCORE.findall(text):
+        assert band(Fraction(share), CLEO_SCALE) == letter, (path, letter, share)
+        assert band(Fraction(total) * 100 / Fraction(maximum), CLEO_SCALE) == letter, (path, letter, total)
+        checked += 1
+    return checked
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(servers, entries, reports, cleo_rows)
+def test_every_printed_number_bands_to_its_grade_and_every_formula_holds(
+    tdqs_servers: list[Any], flow_entries: list[Any], flow_reports: list[Any], cleo: list[Any]
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        write_tdqs(data, tdqs_servers)
+        write_flowmcp(data, flow_entries, flow_reports)
+        write_cleo(data, cleo)
+        writer, _ = build_in_memory(data)
+        checked = sum(check_page(path, writer.text(path)) for path in writer.paths if path.endswith(".html"))
+    # Every tool and server page prints at least one TDQS grade with its score, and every server
+    # page its formula: the property is never vacuous.
+    assert checked >= 2 * len(tdqs_servers)
