@@ -200,3 +200,19 @@ def test_the_registry_workflow_rebuilds_from_a_cached_output() -> None:
     assert order.index(cache["uses"]) < order.index(build["name"])
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@"))
     assert upload["with"]["name"] == "github-pages" and upload["with"]["path"] == "${{ env.OUT }}/artifact.tar"
+
+
+def test_downloads_keep_the_server_flag_apart_from_the_tools_flags(tmp_path: Path) -> None:
+    """As in the API (issue 22): a server's Shadowing Risk is not one of each tool's own flags."""
+    shadowed = tool_score(definition("t"), scores(4, 4, 4, 4, 4, 4)).model_copy(update={"server_flags": ["Shadowing Risk"]})
+    write_capture(tmp_path / "data", "srv", report("srv", [shadowed]))
+    writer, _ = build_in_memory(tmp_path / "data")
+    (tmp_path / "tools.csv.gz").write_bytes(writer.files["downloads/tools.csv.gz"])
+    (tmp_path / "tools.jsonl.gz").write_bytes(writer.files["downloads/tools.jsonl.gz"])
+    con = duckdb.connect()
+    csv_row = con.execute(f"SELECT flags, server_flags FROM read_csv('{tmp_path / 'tools.csv.gz'}', all_varchar=true)").fetchone()
+    assert csv_row == (None, "Shadowing Risk")
+    json_row = con.execute(f"SELECT flags, server_flags FROM read_json('{tmp_path / 'tools.jsonl.gz'}')").fetchone()
+    assert json_row == ([], ["Shadowing Risk"])
+    [tool] = api(writer, "api/servers/srv.json")["tools"]
+    assert tool["flags"] == []

@@ -42,7 +42,8 @@ _TOOL_COLUMNS = (
     ("parameter_semantics", "dimension score 1–5 (weight 15%)"),
     ("conciseness_structure", "dimension score 1–5 (weight 10%)"),
     ("contextual_completeness", "dimension score 1–5 (weight 10%)"),
-    ("flags", "tool and server flags, ';'-separated in CSV"),
+    ("flags", "the tool's own flags, ';'-separated in CSV"),
+    ("server_flags", "the server's flags (Shadowing Risk), ';'-separated in CSV; as in the API, apart from the tool's"),
     ("smells", "dimensions scoring below 3, ';'-separated in CSV"),
     ("input_hash", "tdqs inputHash of the definition that was scored"),
     ("stale", "true when a newer definition of the tool has not been scored yet"),
@@ -54,7 +55,7 @@ _TOOL_COLUMNS = (
 _TOOL_SELECT = """
     SELECT server_id, capture_id, tool_name, tdqs, tier, purpose_clarity, usage_guidelines,
            behavioral_transparency, parameter_semantics, conciseness_structure, contextual_completeness,
-           list_concat(flags, server_flags) AS flags, smells, input_hash, stale, param_count,
+           flags, server_flags, smells, input_hash, stale, param_count,
            schema_description_coverage, has_annotations, has_output_schema
     FROM tdqs_tools {where} ORDER BY server_id, capture_id, position
 """
@@ -113,7 +114,8 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
         csv_query = dataset.query
         if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
             csv_query = (
-                "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(smells, ';') AS smells) "
+                "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(server_flags, ';') AS server_flags, "
+                "array_to_string(smells, ';') AS smells) "
                 f"FROM ({dataset.query})"
             )
         yield DataFile(f"{base}.csv.gz", _copy(con, csv_query, "FORMAT csv, HEADER true, COMPRESSION gzip", ".csv.gz"))
