@@ -33,6 +33,16 @@ from builder.urls import check_output_path
 
 SEARCH_PAGE = "search/index.html"
 
+EMPTY_INDEX = b"""// This build had nothing to search (no grading results were read), and Pagefind refuses to
+// make an index of nothing: the search page gets this module, which finds nothing, instead.
+export async function init() {}
+export async function options() {}
+export async function search() { return { results: [] }; }
+export async function debouncedSearch() { return { results: [] }; }
+"""
+"""`pagefind/pagefind.js` when there is no document to index: an empty or wholly rejected data
+folder still builds a site whose search page answers "no results" instead of failing to load."""
+
 
 class SearchIndexError(RuntimeError):
     pass
@@ -88,6 +98,10 @@ class SearchIndex:
                     os.rmdir(os.path.join(folder, name))
 
     def start(self) -> None:
+        if not self._kept:
+            self.output.mkdir(parents=True, exist_ok=True)
+            (self.output / "pagefind.js").write_bytes(EMPTY_INDEX)
+            return
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         self._process = subprocess.Popen(
             [sys.executable, "-m", "pagefind", "--site", str(self.source), "--output-path", str(self.output),
@@ -99,7 +113,9 @@ class SearchIndex:
         try:
             if self._process is None:
                 self.start()
-            assert self._process is not None and self._errors is not None
+            if self._process is None:  # nothing to index (`start`)
+                return
+            assert self._errors is not None
             code = self._process.wait()
             if code != 0:
                 self._errors.seek(0)
