@@ -10,10 +10,11 @@ index.json                                      the registry rollup, rebuilt by 
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from builder.sources.datafolder import entry_kind, kind, listing, skip_reason
 
 SERVERS_DIR = "servers"
 INDEX_FILE = "index.json"
@@ -41,30 +42,34 @@ class ServerFiles:
     """Files in the folder that are none of the above, reported rather than ignored."""
 
 
-def _entries(folder: Path) -> list[os.DirEntry[str]]:
-    with os.scandir(folder) as entries:
-        return sorted(entries, key=lambda entry: entry.name)
-
-
-def discover(data_dir: Path) -> list[ServerFiles]:
+def discover(data_dir: Path, skipped: list[Path] | None = None) -> list[ServerFiles]:
     """Every server folder with its files. Listed with `os.scandir`, whose entries know their own
-    type, so a registry's hundreds of thousands of files are not each asked with `stat`."""
+    type, so a registry's hundreds of thousands of files are not each asked with `stat`. No link
+    is followed (builder.sources.datafolder): a linked or special `servers/` or server folder is
+    added to `skipped`; one inside a server folder is among its strays."""
     root = data_dir / SERVERS_DIR
-    if not root.is_dir():
+    skipped = [] if skipped is None else skipped
+    found_kind = kind(root)
+    if found_kind != "folder":
+        if skip_reason(found_kind):
+            skipped.append(root)
         return []
     found: list[ServerFiles] = []
-    for folder_entry in _entries(root):
-        if folder_entry.is_symlink() or not folder_entry.is_dir():
+    for folder_entry in listing(root):
+        folder_kind = entry_kind(folder_entry)
+        if folder_kind != "folder":
+            if skip_reason(folder_kind):
+                skipped.append(root / folder_entry.name)
             continue
         folder = root / folder_entry.name
         scores: dict[str, Path] = {}
         tools: dict[str, Path] = {}
         strays: list[Path] = []
         meta: Path | None = None
-        for entry in _entries(folder):
+        for entry in listing(folder):
             name = entry.name
             path = folder / name
-            if entry.is_symlink() or not entry.is_file():
+            if entry_kind(entry) != "file":
                 strays.append(path)
             elif name == SERVER_META:
                 meta = path
