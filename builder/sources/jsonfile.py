@@ -8,6 +8,8 @@ parser stopped, instead of an exception that takes the build down.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,10 @@ __all__ = ["MAX_FILE_BYTES", "Unreadable", "load_json_text", "parse_json", "read
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """A capture of the largest real servers is well under 1 MB; anything past this is not a capture."""
-MAX_INT_DIGITS = 4300
-"""Python's own limit for turning digits into an int (`sys.get_int_max_str_digits`): a longer
-integer is refused by name instead of ending the parse with an unexplained ValueError."""
+MAX_INT_DIGITS = sys.get_int_max_str_digits()
+"""Python's own limit for turning digits into an int (4,300 by default): a longer integer is
+refused by name instead of ending the parse with an unexplained ValueError."""
+_TOO_LONG = re.compile(r"value has (\d+) digits")
 
 
 def relative_name(path: Path, data_dir: Path) -> str:
@@ -64,13 +67,6 @@ def _object(pairs: list[tuple[str, Any]], marked: list[bool]) -> dict[str, Any]:
     return repeated
 
 
-def _integer(digits: str) -> int:
-    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise _Found(f"an integer of {len(digits.lstrip('-')):,} digits, more than the {MAX_INT_DIGITS:,} "
-                     "a number in a grading result can have")
-    return int(digits)
-
-
 def _constant(name: str) -> Any:
     raise _Found(f"{name} is not a JSON number")
 
@@ -82,15 +78,17 @@ def parse_json(text: str, *, one_line: bool = False) -> Any:
     `one_line`: the text is one line of a JSON Lines file, so a parse error names the column only."""
     try:
         marked: list[bool] = []
-        document = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, marked), parse_int=_integer,
-                              parse_constant=_constant)
+        document = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, marked), parse_constant=_constant)
     except json.JSONDecodeError as error:
         at = f"column {error.colno}" if one_line else f"line {error.lineno}, column {error.colno}"
         raise Unreadable("$", f"not valid JSON: {error.msg} at {at}") from error
     except _Found as error:
         raise Unreadable("$", f"not usable JSON: {error.reason}") from error
-    except ValueError as error:  # a float beyond what Python parses, or some other limit
-        raise Unreadable("$", f"not usable JSON: {error}") from error
+    except ValueError as error:  # an integer past Python's limit (a parse_int hook would cost every number a call)
+        long = _TOO_LONG.search(str(error))
+        reason = (f"an integer of {int(long.group(1)):,} digits, more than the {MAX_INT_DIGITS:,} a number in a "
+                  "grading result can have") if long else str(error)
+        raise Unreadable("$", f"not usable JSON: {reason}") from error
     except RecursionError as error:
         raise Unreadable("$", "not usable JSON: nested too deeply") from error
     duplicate = _walk(document, []) if marked else None  # a clean document is not walked
