@@ -253,3 +253,63 @@ def read_bytes_so_far() -> int:
         if line.startswith("rchar:"):
             return int(line.split()[1])
     raise AssertionError("no rchar in /proc/self/io")
+
+
+# ---- two valid names, one address ---------------------------------------------------------------
+
+def hashed(name: str) -> str:
+    """What urls.slug gives `name` when it is not a plain segment: readable part, sha256[:8]."""
+    import hashlib
+    import re
+
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_") + "-" + hashlib.sha256(name.encode()).hexdigest()[:8]
+
+
+def test_names_whose_slugs_clash_both_get_pages_and_a_warning(tmp_path: Path) -> None:
+    from flowmcp_fixtures import answer, entry, write
+
+    data = tmp_path / "data"
+    spelled = hashed("a.b")  # a valid server id that is exactly the slug of `a.b`
+    good(data, "a.b", "first")
+    good(data, spelled, "second")
+    grading = "single-test--2026-06-01T00-00-00Z.json"
+    for provider, tool in (("P.q", "T.x"), (hashed("P.q"), hashed("T.x"))):
+        write(data / f"grading-data/providers/{provider}/s/tools/T.x/_gradings/{grading}",
+              entry([answer("Q-a", 4.0)], schemaId=f"{provider}.s"))
+        write(data / f"grading-data/providers/{provider}/s/tools/{tool}/_gradings/{grading}",
+              entry([answer("Q-a", 4.0)], schemaId=f"{provider}.s"))
+    for folder in ("r.s", hashed("r.s")):
+        write(data / f"scoring-reports/{folder}/{folder}-2026-06-01.json", {
+            "schemaId": folder, "schemaIdSlug": folder, "schemaHash": "sha256:ab", "date": "2026-06-01",
+            "grade": "C", "score": 3.0, "scoringProtocol": "v1", "creator": {"skill": "s"},
+            "harness": {"name": "claude-code", "model": "m"}, "timestamps": {"reportedAt": "2026-06-01T00:00:00Z"},
+            "dimensions": [{"dimension": "whenToUse", "score": 3.0, "reasoning": "r"}],
+            "validationPassed": True, "validationErrors": [],
+        })
+    out = tmp_path / "site"
+    built = build(data, out, "--no-search")
+
+    def warned(file: str, name: str, holder: str) -> None:
+        found = [p for p in built["problems"] if p["file"] == file]
+        assert [(p["jsonPath"], p["severity"]) for p in found] == [("$", "warning")], file
+        assert f"{name!r} and {holder!r} would have the same address" in found[0]["reason"]
+
+    # The name that is its own slug keeps it; the other is numbered, and says so.
+    warned("servers/a.b", "a.b", spelled)
+    first = json.loads((out / "api" / "servers" / f"{spelled}-2.json").read_text(encoding="utf-8"))
+    second = json.loads((out / "api" / "servers" / f"{spelled}.json").read_text(encoding="utf-8"))
+    assert (first["id"], second["id"]) == ("a.b", spelled)
+    assert (out / "servers" / f"{spelled}-2" / "index.html").is_file()
+    assert (out / "servers" / f"{spelled}" / "tools" / "second" / "index.html").is_file()
+
+    warned("grading-data/providers/P.q", "P.q", hashed("P.q"))
+    assert (out / "providers" / hashed("P.q") / "index.html").is_file()
+    assert (out / "providers" / f"{hashed('P.q')}-2" / "index.html").is_file()
+    tools = f"grading-data/providers/{hashed('P.q')}/s/tools"
+    warned(f"{tools}/T.x", "T.x", hashed("T.x"))
+    for tool in (hashed("T.x"), f"{hashed('T.x')}-2"):
+        assert (out / "providers" / hashed("P.q") / "s" / "tools" / tool / "_gradings").is_dir()
+
+    warned("scoring-reports/r.s", "r.s", hashed("r.s"))
+    assert (out / "scoring-reports" / hashed("r.s") / "index.html").is_file()
+    assert (out / "scoring-reports" / f"{hashed('r.s')}-2" / "index.html").is_file()

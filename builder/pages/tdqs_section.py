@@ -36,7 +36,14 @@ from builder.render import Renderer
 from builder.sources.datafolder import kind, report_skipped
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
-from builder.sources.tdqs.reader import STAND_IN_PREFIX, SYSTEM, Server, folder_digest, read_server
+from builder.sources.tdqs.reader import (
+    STAND_IN_PREFIX,
+    SYSTEM,
+    Server,
+    folder_digest,
+    read_server,
+    report_clashes,
+)
 from builder.sources.tdqs.registry_index import compare_index
 
 OWNED_FROM = 400
@@ -211,6 +218,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     skipped: list[Path] = []
     found = layout.discover(data_dir, skipped)
     report_skipped(skipped, data_dir, SYSTEM, log)
+    report_clashes(found, data_dir, log)
     index_path = data_dir / layout.INDEX_FILE
     if not found and kind(index_path) == "missing":
         return None

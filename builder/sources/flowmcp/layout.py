@@ -29,7 +29,7 @@ from pathlib import Path
 
 from builder.sources.datafolder import kind, listing, skip_reason, subfolders
 from builder.sources.flowmcp.models import AREAS
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug_clashes
 
 GRADING_DATA = "grading-data"
 PROVIDERS = "providers"
@@ -116,6 +116,8 @@ class OwnerFiles:
     gradings: tuple[GradingFolder, ...]
     definitions: tuple[Path, ...] = ()
     """Selection definitions, oldest first."""
+    slug: str = ""
+    """The owner's path segment, distinct among its kind (`urls.distinct_slugs`)."""
 
 
 def _is(path: Path, wanted: str, skipped: list[Path]) -> bool:
@@ -138,14 +140,35 @@ def _folder(
     return GradingFolder(gradings, gradings.relative_to(owner).as_posix(), page_dir, slots)
 
 
-def discover(root: Path, skipped: list[Path] | None = None) -> tuple[list[OwnerFiles], list[OwnerFiles]]:
+Clashes = list[tuple[Path, str]]
+"""Folders whose address had to be numbered, with the reason (`urls.distinct_slugs`)."""
+
+
+def _named(folders: list[Path], clashes: Clashes) -> list[tuple[Path, str]]:
+    """Each sibling folder with its distinct slug."""
+    slugs = distinct_slugs(folder.name for folder in folders)
+    for name, given, holder in slug_clashes(slugs):
+        clashes.append((folders[0].parent / name, clash_reason(name, given, holder)))
+    return [(folder, slugs[folder.name]) for folder in folders]
+
+
+def discover(
+    root: Path, skipped: list[Path] | None = None, clashes: Clashes | None = None
+) -> tuple[list[OwnerFiles], list[OwnerFiles]]:
     """Providers and selections under `grading-data/`, each sorted by name. Links and special
-    files met on the way are added to `skipped`, never followed (builder.sources.datafolder)."""
+    files met on the way are added to `skipped`, never followed (builder.sources.datafolder);
+    names whose slugs clash are numbered and added to `clashes`."""
     skipped = [] if skipped is None else skipped
+    clashes = [] if clashes is None else clashes
     if not _is(root, "folder", skipped):
         return [], []
-    providers = [_provider(folder, skipped) for folder in subfolders(root / PROVIDERS, skipped)]
-    selections = [_selection(folder, skipped) for folder in subfolders(root / SELECTIONS, skipped)]
+    providers = [
+        _provider(folder, name, skipped, clashes) for folder, name in _named(subfolders(root / PROVIDERS, skipped), clashes)
+    ]
+    selections = [
+        _selection(folder, name, skipped, clashes)
+        for folder, name in _named(subfolders(root / SELECTIONS, skipped), clashes)
+    ]
     return providers, selections
 
 
@@ -154,7 +177,7 @@ def _index(folder: Path, skipped: list[Path]) -> Path | None:
     return path if _is(path, "file", skipped) else None
 
 
-def _provider(ns: Path, skipped: list[Path]) -> OwnerFiles:
+def _provider(ns: Path, ns_slug: str, skipped: list[Path], clashes: Clashes) -> OwnerFiles:
     slots: list[Slot] = []
     folders: list[GradingFolder] = []
     aggregate = Slot(("namespaceAggregate",), "namespace-aggregate", frozenset({"tools-aggregate-namespace"}))
@@ -165,9 +188,9 @@ def _provider(ns: Path, skipped: list[Path]) -> OwnerFiles:
         slots += [aggregate, description]
         folders.append(top)
     about_found = False
-    for schema in (d for d in subfolders(ns, skipped) if d.name != GRADINGS):
+    for schema, schema_slug in _named([d for d in subfolders(ns, skipped) if d.name != GRADINGS], clashes):
         s = schema.name
-        page = (slug(s),)
+        page = (schema_slug,)
         tools_aggregate = Slot(
             ("schemas", s, "toolsAggregate"), "tools-aggregate", frozenset({"tools-aggregate-schema"})
         )
@@ -180,24 +203,24 @@ def _provider(ns: Path, skipped: list[Path]) -> OwnerFiles:
         if about_folder:
             about_found = True
             folders.append(about_folder)
-        for skill in subfolders(schema / "skills", skipped):
+        for skill, skill_slug in _named(subfolders(schema / "skills", skipped), clashes):
             node = Slot(("skills", f"{s}.{skill.name}"), "skill", frozenset({"namespace-skills"}))
             slots.append(node)
-            found = _folder(skill, ns, (*page, "skills", slug(skill.name)), skipped, node)
+            found = _folder(skill, ns, (*page, "skills", skill_slug), skipped, node)
             if found:
                 folders.append(found)
-        for tool in subfolders(schema / "tools", skipped):
+        for tool, tool_slug in _named(subfolders(schema / "tools", skipped), clashes):
             node = Slot(("schemas", s, "tools", tool.name), "tool", frozenset({"single-test"}))
             slots.append(node)
-            found = _folder(tool, ns, (*page, "tools", slug(tool.name)), skipped, node)
+            found = _folder(tool, ns, (*page, "tools", tool_slug), skipped, node)
             if found:
                 folders.append(found)
     if about_found:
         slots.append(about)
-    return OwnerFiles("provider", ns.name, ns, _index(ns, skipped), tuple(slots), tuple(folders))
+    return OwnerFiles("provider", ns.name, ns, _index(ns, skipped), tuple(slots), tuple(folders), slug=ns_slug)
 
 
-def _selection(sel: Path, skipped: list[Path]) -> OwnerFiles:
+def _selection(sel: Path, sel_slug: str, skipped: list[Path], clashes: Clashes) -> OwnerFiles:
     slots: list[Slot] = []
     folders: list[GradingFolder] = []
     aggregate = Slot(("selectionAggregate",), "selection-aggregate", frozenset({"selection-aggregate"}))
@@ -210,10 +233,10 @@ def _selection(sel: Path, skipped: list[Path]) -> OwnerFiles:
             slots.append(slot)
             folders.append(found)
     levels = frozenset({"selection-skills-L1", "selection-skills-L2", "selection-skills-L3"})
-    for skill in subfolders(sel / "skills", skipped):
+    for skill, skill_slug in _named(subfolders(sel / "skills", skipped), clashes):
         node = Slot(("skills", skill.name), "skill", levels)
         slots.append(node)
-        found = _folder(skill, sel, ("skills", slug(skill.name)), skipped, node)
+        found = _folder(skill, sel, ("skills", skill_slug), skipped, node)
         if found:
             folders.append(found)
     definitions: list[Path] = []
@@ -224,4 +247,6 @@ def _selection(sel: Path, skipped: list[Path]) -> OwnerFiles:
             if entry.name.endswith(".json") and _is(folder / entry.name, "file", skipped)
         ]
         definitions = sorted(named, key=lambda p: (definition_stamp(p.name) or "", p.name))
-    return OwnerFiles("selection", sel.name, sel, _index(sel, skipped), tuple(slots), tuple(folders), tuple(definitions))
+    return OwnerFiles(
+        "selection", sel.name, sel, _index(sel, skipped), tuple(slots), tuple(folders), tuple(definitions), slug=sel_slug
+    )

@@ -27,7 +27,7 @@ from builder.sources.flowmcp.records import Difference
 from builder.sources.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile
 from builder.sources.flowmcp.rules import as_float, band, exact
 from builder.sources.jsonfile import read_json, relative_name
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug_clashes
 
 SYSTEM = "scoring-protocol"
 REPORTS_DIR = "scoring-reports"
@@ -86,13 +86,17 @@ def read_reports(root: Path, data_dir: Path, log: ProblemLog) -> tuple[ReportSet
         report_skipped([root] if skip_reason(found) else [], data_dir, SYSTEM, log)
         return ()
     sets: list[ReportSet] = []
-    for entry in listing(root):
+    entries = listing(root)
+    slugs = distinct_slugs(entry.name for entry in entries if not entry.name.startswith(".") and entry_kind(entry) == "folder")
+    for name, given, holder in slug_clashes(slugs):
+        log.add(relative_name(root / name, data_dir), SYSTEM, "$", clash_reason(name, given, holder), severity="warning")
+    for entry in entries:
         path = root / entry.name
         if entry.name.startswith("."):
             continue
         entry_type = entry_kind(entry)
         if entry_type == "folder":
-            found_set = _read_folder(path, data_dir, log)
+            found_set = _read_folder(path, slugs[entry.name], data_dir, log)
             if found_set is not None:
                 sets.append(found_set)
         elif skip_reason(entry_type):
@@ -107,7 +111,7 @@ def read_reports(root: Path, data_dir: Path, log: ProblemLog) -> tuple[ReportSet
     return tuple(sets)
 
 
-def _read_folder(folder: Path, data_dir: Path, log: ProblemLog) -> ReportSet | None:
+def _read_folder(folder: Path, folder_slug: str, data_dir: Path, log: ProblemLog) -> ReportSet | None:
     prompts_path, scores_path = folder / PROMPTS, folder / SCORES
     prompts = _read(prompts_path, PromptsFile, data_dir, log) if _regular(prompts_path, data_dir, log) else None
     scores = _read(scores_path, ScoresFile, data_dir, log) if _regular(scores_path, data_dir, log) else None
@@ -137,7 +141,7 @@ def _read_folder(folder: Path, data_dir: Path, log: ProblemLog) -> ReportSet | N
         )
     return ReportSet(
         folder.name,
-        slug(folder.name),
+        folder_slug,
         tuple(records),
         prompts,
         relative_name(prompts_path, data_dir) if prompts else None,

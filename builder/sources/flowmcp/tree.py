@@ -22,8 +22,11 @@ from builder.sources.jsonfile import read_json, relative_name
 
 def read_tree(root: Path, data_dir: Path, log: ProblemLog) -> tuple[tuple[Rollup, ...], tuple[Rollup, ...]]:
     skipped: list[Path] = []
-    providers_found, selections_found = discover(root, skipped)
+    clashes: list[tuple[Path, str]] = []
+    providers_found, selections_found = discover(root, skipped, clashes)
     report_skipped(skipped, data_dir, SYSTEM, log)
+    for folder, reason in clashes:
+        log.add(relative_name(folder, data_dir), SYSTEM, "$", reason, severity="warning")
     providers: list[Rollup] = []
     for owner in providers_found:
         stored, state = _stored(owner, data_dir, log)

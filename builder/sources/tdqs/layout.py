@@ -11,10 +11,11 @@ index.json                                      the registry rollup, rebuilt by 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from builder.sources.datafolder import entry_kind, kind, listing, skip_reason
+from builder.urls import distinct_slugs
 
 SERVERS_DIR = "servers"
 INDEX_FILE = "index.json"
@@ -40,6 +41,8 @@ class ServerFiles:
     """Sorted by capture id; the reader orders them by the reports' own timestamps."""
     strays: tuple[Path, ...]
     """Files in the folder that are none of the above, reported rather than ignored."""
+    slug: str = ""
+    """The server's path segment, distinct among the folders found (`urls.distinct_slugs`)."""
 
 
 def discover(data_dir: Path, skipped: list[Path] | None = None) -> list[ServerFiles]:
@@ -84,7 +87,8 @@ def discover(data_dir: Path, skipped: list[Path] | None = None) -> list[ServerFi
             for cid in sorted(set(scores) | set(tools))
         )
         found.append(ServerFiles(folder_entry.name, folder, meta, captures, tuple(strays)))
-    return found
+    slugs = distinct_slugs(files.server_id for files in found)
+    return [replace(files, slug=slugs[files.server_id]) for files in found]
 
 
 def capture_id_for(generated_at: str) -> str:

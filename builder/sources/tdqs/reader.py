@@ -34,7 +34,7 @@ from builder.sources.tdqs import layout
 from builder.sources.tdqs.input_hash import input_hash
 from builder.sources.tdqs.models import ServerMeta
 from builder.sources.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 
 SYSTEM = "tdqs"
 SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
@@ -252,20 +252,10 @@ def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple
     return kept
 
 
-def _slugs(names: list[str]) -> dict[str, str]:
-    """Tool slugs within a server. `slug()` is already distinct for distinct names; a clash
-    (a name that spells another's hashed slug) gets a numbered suffix instead of a lost page."""
-    taken: dict[str, str] = {}
-    result: dict[str, str] = {}
-    for name in names:
-        candidate = slug(name)
-        counter = 2
-        while candidate in taken and taken[candidate] != name:
-            candidate = f"{slug(name)}-{counter}"
-            counter += 1
-        taken[candidate] = name
-        result[name] = candidate
-    return result
+def report_clashes(found: list[layout.ServerFiles], data_dir: Path, log: ProblemLog) -> None:
+    """A warning for each server folder whose address had to be numbered (`urls.distinct_slugs`)."""
+    for name, given, holder in slug_clashes({files.server_id: files.slug for files in found}):
+        log.add(f"{layout.SERVERS_DIR}/{name}", SYSTEM, "$", clash_reason(name, given, holder), severity="warning")
 
 
 @dataclass(frozen=True)
@@ -374,10 +364,12 @@ def read_server(
         latest.update({n: d.input_hash for n, d in (item.definitions or {}).items()})
     newest = loaded[-1]
     unscored = {n: d.input_hash for n, d in (newest.definitions or {}).items()} if newest.report is None else {}
-    slugs = _slugs(list(dict.fromkeys(tool.name for item in loaded for _, tool in item.kept)))
+    slugs = distinct_slugs(tool.name for item in loaded for _, tool in item.kept)
+    for name, given, holder in slug_clashes(slugs):
+        log.add(folder_name, SYSTEM, "$", "tools " + clash_reason(name, given, holder), severity="warning")
     return Server(
         server_id=server_files.server_id,
-        slug=slug(server_files.server_id),
+        slug=server_files.slug or slug(server_files.server_id),
         meta=meta,
         captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
         unscored_definitions=unscored,
@@ -386,7 +378,7 @@ def read_server(
 
 
 def folder_digest(server_files: layout.ServerFiles) -> str:
-    parts: list[bytes | str] = [server_files.server_id]
+    parts: list[bytes | str] = [server_files.server_id, server_files.slug]  # the slug: a clash can change it
     paths = [server_files.meta] + [p for c in server_files.captures for p in (c.score, c.tools)]
     for path in sorted((p for p in paths if p is not None), key=lambda p: p.name):
         # Read as the reader reads it (builder.sources.datafolder): a file over the size limit is
@@ -410,6 +402,7 @@ def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
     skipped: list[Path] = []
     found = layout.discover(data_dir, skipped)
     report_skipped(skipped, data_dir, SYSTEM, log)
+    report_clashes(found, data_dir, log)
     index_path = data_dir / layout.INDEX_FILE
     if not found and kind(index_path) == "missing":
         return None
