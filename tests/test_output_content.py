@@ -114,3 +114,37 @@ def test_a_tool_name_drawn_by_plotly_in_the_browser_is_text_not_a_link(tmp_path:
         assert page.locator(f"{chart} svg a").count() == 0
         assert page.locator(f"{chart} svg text b, {chart} svg tspan[style*='bold']").count() == 0
         page.close()
+
+
+def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed_build(tmp_path: Path) -> None:
+    """The demo corpus built into a folder on the disk, and into one on tmpfs (/dev/shm, whose
+    folders list their files in another order) beside the leftovers a failed build would leave
+    (a search source with a stale and a half-written document): every file, the Pagefind index
+    included, has the same bytes."""
+    import shutil
+    import tempfile
+
+    data = Path(__file__).resolve().parents[1] / "data"  # read only
+    disk = tmp_path / "disk" / "site"
+    shm = Path("/dev/shm")
+    other_root = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path / "other"
+    try:
+        other = other_root / "site"
+        leftovers = other_root / ".site.cache" / "search-source"
+        (leftovers / "servers" / "gone").mkdir(parents=True)
+        (leftovers / "servers" / "gone" / "index.html").write_text(
+            '<html lang="en"><body><main data-pagefind-body>gone</main></body></html>')
+        (leftovers / "index.html").write_text('<html lang="en"><body><main data-pa')  # cut short
+        for out in (disk, other):
+            result = run("build", str(data), "-o", str(out))
+            assert result.returncode == 0, result.stderr
+
+        def contents(folder: Path) -> dict[str, bytes]:
+            return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+        first, second = contents(disk), contents(other)
+        assert any(name.startswith("pagefind/index/") for name in first)
+        assert sorted(first) == sorted(second)
+        assert [name for name in first if first[name] != second[name]] == []
+    finally:
+        shutil.rmtree(other_root, ignore_errors=True)
