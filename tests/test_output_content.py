@@ -118,9 +118,9 @@ def test_a_tool_name_drawn_by_plotly_in_the_browser_is_text_not_a_link(tmp_path:
 
 def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed_build(tmp_path: Path) -> None:
     """The demo corpus built into a folder on the disk, and into one on tmpfs (/dev/shm, whose
-    folders list their files in another order) beside the leftovers a failed build would leave
-    (a search source with a stale and a half-written document): every file, the Pagefind index
-    included, has the same bytes."""
+    folders list their files in another order) where an earlier build of other data left its
+    cache, with a stale and a cut-short document in its search source as a failed build would
+    leave them: every file, the Pagefind index included, has the same bytes."""
     import shutil
     import tempfile
 
@@ -130,10 +130,11 @@ def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed
     other_root = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path / "other"
     try:
         other = other_root / "site"
+        earlier = tmp_path / "earlier"
+        server_with(earlier, "gone", ["vanished"])
+        assert run("build", str(earlier), "-o", str(other)).returncode == 0
         leftovers = other_root / ".site.cache" / "search-source"
-        (leftovers / "servers" / "gone").mkdir(parents=True)
-        (leftovers / "servers" / "gone" / "index.html").write_text(
-            '<html lang="en"><body><main data-pagefind-body>gone</main></body></html>')
+        assert (leftovers / "servers" / "gone" / "index.html").is_file()
         (leftovers / "index.html").write_text('<html lang="en"><body><main data-pa')  # cut short
         for out in (disk, other):
             result = run("build", str(data), "-o", str(out))
