@@ -4,23 +4,38 @@ plotly.js bundled with the `plotly` package and served from the site.
 No template (`template: none` is implied by giving none): Plotly's default template adds ~6.5 KB to
 every figure. Colours come from the site's CSS at draw time (static/charts.js), so charts follow
 dark mode. A test validates every figure kind with `plotly.graph_objects.Figure`.
+
+Plotly renders a subset of HTML in every text it draws (tick labels, hover text, titles, bar text):
+`<a href>` becomes a link, `<b>`/`<br>`/`<span style>` styled markup, `&lt;` an entity. Tool and
+server names are third-party text, so every string that goes into a figure passes `plotly_text`,
+which escapes `&`, `<` and `>`: Plotly then shows the name exactly as it is written.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
 TIER_COLOURS = {"A": "#1a7f37", "B": "#4d8f00", "C": "#b08800", "D": "#cf5f00", "F": "#cf222e"}
 
 
+def plotly_text(text: str) -> str:
+    """`text` as Plotly shows it literally: its HTML subset and entities escaped."""
+    return html.escape(text, quote=False)
+
+
+def _texts(values: Sequence[Any]) -> list[Any]:
+    return [plotly_text(value) if isinstance(value, str) else value for value in values]
+
+
 def _layout(title: str, x_title: str, y_title: str, **extra: Any) -> dict[str, Any]:
     """Only what differs per figure; margins, automargin and colours are set once in charts.js."""
-    layout: dict[str, Any] = {"title": {"text": title}, "xaxis": {}, "yaxis": {}, **extra}
+    layout: dict[str, Any] = {"title": {"text": plotly_text(title)}, "xaxis": {}, "yaxis": {}, **extra}
     if x_title:
-        layout["xaxis"]["title"] = {"text": x_title}
+        layout["xaxis"]["title"] = {"text": plotly_text(x_title)}
     if y_title:
-        layout["yaxis"]["title"] = {"text": y_title}
+        layout["yaxis"]["title"] = {"text": plotly_text(y_title)}
     return layout
 
 
@@ -31,14 +46,14 @@ def bar(
 ) -> dict[str, Any]:
     trace: dict[str, Any] = {
         "type": "bar",
-        "x": list(values) if horizontal else list(labels),
-        "y": list(labels) if horizontal else list(values),
+        "x": list(values) if horizontal else _texts(labels),
+        "y": _texts(labels) if horizontal else list(values),
         "orientation": "h" if horizontal else "v",
     }
     if colours:
         trace["marker"] = {"color": list(colours)}
     if text:
-        trace["text"] = list(text)
+        trace["text"] = _texts(text)
         trace["textposition"] = "auto"
     layout = _layout(title, x_title, y_title)
     if range_:
@@ -53,7 +68,7 @@ def histogram(
 ) -> dict[str, Any]:
     """A pre-binned histogram: counts are computed in SQL, not shipped as raw values."""
     return {
-        "data": [{"type": "bar", "x": list(bins), "y": list(counts), "marker": {"color": "#0969da"}}],
+        "data": [{"type": "bar", "x": _texts(bins), "y": list(counts), "marker": {"color": "#0969da"}}],
         "layout": _layout(title, x_title, y_title, bargap=0.05),
     }
 
@@ -63,4 +78,4 @@ def line(
 ) -> dict[str, Any]:
     layout = _layout(title, "", y_title, height=240)
     layout["yaxis"]["range"] = list(range_)
-    return {"data": [{"type": "scatter", "mode": "lines+markers", "x": list(x), "y": list(y)}], "layout": layout}
+    return {"data": [{"type": "scatter", "mode": "lines+markers", "x": _texts(x), "y": list(y)}], "layout": layout}

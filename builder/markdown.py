@@ -3,16 +3,23 @@
 markdown-it-py's `commonmark` preset passes raw HTML such as `<script>` straight through, so
 descriptions are rendered with the `js-default` preset (raw HTML off, so it is escaped as text)
 and a link policy of our own: only http, https and mailto targets become links. Everything else,
-`javascript:` and `data:` included, stays visible as text.
+`javascript:` and `data:` included, stays visible as text. Images are never loaded: a tool
+description that embeds one would make every visitor's browser fetch a third party's URL (a
+tracking pixel), so an image is shown as its alt text, linked to the image where it is not already
+inside a link.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 from markupsafe import Markup
 
 _SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -31,9 +38,21 @@ def is_safe_url(url: str) -> bool:
     return parts.scheme.lower() == "mailto" or bool(parts.netloc)
 
 
+def _image(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """An image as its alt text (or "image"), never an `<img>`."""
+    token = tokens[idx]
+    text = escapeHtml(self.renderInlineAsText(token.children or [], options, env) or "image")
+    inside_link = sum(1 if t.type == "link_open" else -1 if t.type == "link_close" else 0 for t in tokens[:idx]) > 0
+    source = token.attrGet("src") or ""
+    if inside_link or not isinstance(source, str) or not is_safe_url(source):
+        return text
+    return f'<a href="{escapeHtml(source)}" rel="nofollow noopener">{text}</a>'
+
+
 def _build() -> MarkdownIt:
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
     md.validateLink = is_safe_url  # type: ignore[method-assign]
+    md.add_render_rule("image", _image)
     return md
 
 

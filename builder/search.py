@@ -1,8 +1,11 @@
 """Full-text search with Pagefind, run once per build in the background.
 
-The binary comes from the `pagefind[bin]` package on PyPI; its per-record Python API is far too
-slow for a registry, so the CLI indexes a folder once. That folder is a search source made for
-the purpose as soon as the corpus is loaded, beside the staging folder:
+The binary comes from the `pagefind[bin]` package on PyPI. Its Python API waits a tenth of a second
+for each reply, far too slow for a registry, and its command line reads a folder in the order the
+filesystem lists it, which differs between filesystems (Pagefind numbers pages in that order, so
+the index bytes would too). So the build runs the binary as a service itself and sends it every
+document of a search source, sorted by path, without waiting for the replies. That folder is a
+search source made for the purpose as soon as the corpus is loaded, beside the staging folder:
 
 - a grading system that can describe its records compactly gives one small document per record
   group (TDQS: one per server, its tools as sub-sections, so a tool search lands on the tool);
@@ -15,16 +18,20 @@ what a 24 GB machine has at a quarter of a million pages.
 
 The search source is kept in the build's cache folder between builds: a rebuild writes only the
 documents that changed and removes those that are gone, instead of writing (and deleting) every
-one again. Pagefind still indexes all of them: it has no incremental mode.
+one again. Pagefind still indexes all of them: it has no incremental mode. When there is nothing
+to index (an empty or wholly rejected data folder), Pagefind is not run: it refuses an empty
+index, and the search page gets a module that finds nothing (`EMPTY_INDEX`).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
 import os
 import subprocess
-import sys
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +39,16 @@ from typing import Any
 from builder.urls import check_output_path
 
 SEARCH_PAGE = "search/index.html"
+
+EMPTY_INDEX = b"""// This build had nothing to search (no grading results were read), and Pagefind refuses to
+// make an index of nothing: the search page gets this module, which finds nothing, instead.
+export async function init() {}
+export async function options() {}
+export async function search() { return { results: [] }; }
+export async function debouncedSearch() { return { results: [] }; }
+"""
+"""`pagefind/pagefind.js` when there is no document to index: an empty or wholly rejected data
+folder still builds a site whose search page answers "no results" instead of failing to load."""
 
 
 class SearchIndexError(RuntimeError):
@@ -50,6 +67,7 @@ class SearchIndex:
         self._kept: set[str] = set()
         self._made: set[Path] = set()
         self._process: subprocess.Popen[bytes] | None = None
+        self._service: _Service | None = None
         self._errors: Any = None
 
     def _put(self, path: str, content: bytes) -> None:
@@ -88,23 +106,35 @@ class SearchIndex:
                     os.rmdir(os.path.join(folder, name))
 
     def start(self) -> None:
+        """Runs Pagefind as a service and hands it the documents one by one, sorted by path. Its
+        command line would read the folder in the order the filesystem lists it (tmpfs and ext4
+        differ, and so do two ext4 disks), and Pagefind numbers its pages in that order: the same
+        data would not give the same index bytes wherever it is built. The service takes pages in
+        the order they are sent and indexes them one after another."""
+        if not self._kept:
+            self.output.mkdir(parents=True, exist_ok=True)
+            (self.output / "pagefind.js").write_bytes(EMPTY_INDEX)
+            return
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "pagefind", "--site", str(self.source), "--output-path", str(self.output),
-             "--quiet"],
-            stdout=self._errors, stderr=subprocess.STDOUT,
+            [str(pagefind_executable()), "--service"], cwd=self.source,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
         )
+        self._service = _Service(self._process, sorted(self._kept), self.source, self.output)
 
     def wait(self) -> None:
         try:
             if self._process is None:
                 self.start()
-            assert self._process is not None and self._errors is not None
+            if self._process is None or self._service is None:  # nothing to index (`start`)
+                return
+            assert self._errors is not None
+            failure = self._service.finish()
             code = self._process.wait()
-            if code != 0:
+            if failure is not None or code != 0:
                 self._errors.seek(0)
                 message = self._errors.read().decode("utf-8", "replace").strip()
-                raise SearchIndexError(f"pagefind failed ({code}): {message}")
+                raise SearchIndexError(f"pagefind failed ({code}): {failure or ''} {message}".strip())
         finally:
             self.close()
 
@@ -112,8 +142,82 @@ class SearchIndex:
         """Stops a run still going (a build that failed meanwhile); the source folder is kept for
         the next build."""
         if self._process is not None and self._process.poll() is None:
-            self._process.kill()
+            self._process.kill()  # the service's threads then see its pipes close
             self._process.wait()
         if self._errors is not None:
             self._errors.close()
             self._errors = None
+
+
+def pagefind_executable() -> Path:
+    """The binary of the `pagefind[bin]` package (what `python -m pagefind` runs)."""
+    from pagefind.service import get_executable
+
+    found = get_executable()
+    if found is None:
+        raise SearchIndexError("the pagefind binary is missing (pip install 'pagefind[bin]')")
+    return found
+
+
+class _Service:
+    """One Pagefind service run: a thread sends the documents (a new index, one `AddFile` per
+    document in the order given, then `WriteFiles`), another reads the replies, so neither pipe
+    fills up while the build goes on. Messages are base64 JSON ended by a comma, as the `pagefind`
+    package's own client sends them."""
+
+    def __init__(self, process: subprocess.Popen[bytes], paths: list[str], source: Path, output: Path) -> None:
+        self._process = process
+        self._last = len(paths) + 2
+        self._failures: list[str] = []
+        self._done = threading.Event()
+        self._sender = threading.Thread(target=self._send_all, args=(paths, source, output), daemon=True)
+        self._reader = threading.Thread(target=self._read_all, daemon=True)
+        self._reader.start()
+        self._sender.start()
+
+    def _send_all(self, paths: list[str], source: Path, output: Path) -> None:
+        assert self._process.stdin is not None
+        pipe = self._process.stdin
+        try:
+            _send(pipe, 1, {"type": "NewIndex", "config": None})
+            for number, path in enumerate(paths, start=2):
+                content = (source / path).read_bytes().decode("utf-8", "replace")
+                _send(pipe, number, {"type": "AddFile", "index_id": 0, "file_path": path, "url": None,
+                                     "file_contents": content})
+            _send(pipe, self._last, {"type": "WriteFiles", "index_id": 0, "output_path": str(output)})
+            pipe.flush()
+        except OSError as error:  # the service died: its exit status and stderr say why
+            self._failures.append(f"could not send the documents: {error}")
+            self._done.set()
+
+    def _read_all(self) -> None:
+        assert self._process.stdout is not None
+        pending = b""
+        while not self._done.is_set():
+            chunk = self._process.stdout.read1(1 << 16)
+            if not chunk:
+                break
+            pending += chunk
+            *messages, pending = pending.split(b",")
+            for message in messages:
+                reply = json.loads(base64.b64decode(message))
+                payload = reply.get("payload") or {}
+                if payload.get("type") == "Error":
+                    self._failures.append(str(payload.get("message")))
+                if reply.get("message_id") == self._last:
+                    self._done.set()
+        self._done.set()
+
+    def finish(self) -> str | None:
+        """Waits until the index is written; closes the service's input, which ends it. Returns
+        why it failed, or None."""
+        self._sender.join()
+        self._reader.join()
+        if self._process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._process.stdin.close()
+        return "; ".join(self._failures) or None
+
+
+def _send(pipe: Any, number: int, payload: dict[str, Any]) -> None:
+    pipe.write(base64.b64encode(json.dumps({"message_id": number, "payload": payload}).encode("utf-8")) + b",")

@@ -18,6 +18,7 @@ import hashlib
 import posixpath
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _KEEP = re.compile(r"[^a-z0-9_-]+")
 _MAX_READABLE = 60
@@ -32,6 +33,43 @@ def slug(name: str) -> str:
         return readable
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{readable}-{digest}" if readable else f"x-{digest}"
+
+
+def distinct_slugs(names: Iterable[str]) -> dict[str, str]:
+    """Slugs for sibling names (the server folders, a schema's tools …) that are distinct even where
+    one name spells another's hashed slug: `a.b` gives `a-b-<hash>`, which is also a valid folder
+    name. A name that is its own slug keeps it; every other name of a clash gets `-2`, `-3` … (in
+    name order, never a slug another name has). The result depends only on the set of names, so
+    the same data gives the same addresses whatever order a folder is listed in."""
+    unique = sorted(set(names))
+    natural = {name: slug(name) for name in unique}
+    claimed = set(natural.values())
+    groups: dict[str, list[str]] = {}
+    for name in unique:
+        groups.setdefault(natural[name], []).append(name)
+    result: dict[str, str] = {}
+    for base, members in groups.items():
+        members.sort(key=lambda name: (name != base, name))
+        result[members[0]] = base
+        counter = 2
+        for name in members[1:]:
+            while f"{base}-{counter}" in claimed:
+                counter += 1
+            result[name] = f"{base}-{counter}"
+            claimed.add(result[name])
+    return result
+
+
+def slug_clashes(slugs: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(name, the slug it was given, the name that has its natural slug) for each name that
+    `distinct_slugs` had to number: a warning for the data problems page."""
+    holder = {given: name for name, given in slugs.items()}
+    return [(name, given, holder[slug(name)]) for name, given in sorted(slugs.items()) if given != slug(name)]
+
+
+def clash_reason(name: str, given: str, holder: str) -> str:
+    return (f"{name!r} and {holder!r} would have the same address ({slug(name)}); "
+            f"the pages of {name!r} are at {given} instead")
 
 
 def check_output_path(path: str) -> str:

@@ -42,8 +42,10 @@ def test_third_party_text_is_escaped_once() -> None:
     assert not [e for e in root.iter() if e.tag in (f"{SVG}a", "a", f"{SVG}b", "b")]
     assert "<a " not in markup and "<b>" not in markup
     assert "&lt;a href=&quot;https://evil.example&quot;&gt;" in markup
-    # A label already escaped for Plotly shows as Plotly would show it, not as "&amp;lt;".
-    pre_escaped = charts.bar("T", ["a &lt; b"], [3.0], horizontal=True, range_=(1, 5))
+    # charts.bar escapes its labels for Plotly (`a &lt; b`); the SVG shows them as Plotly would,
+    # not as "&amp;lt;".
+    pre_escaped = charts.bar("T", ["a < b"], [3.0], horizontal=True, range_=(1, 5))
+    assert pre_escaped["data"][0]["y"] == ["a &lt; b"]
     assert "a &lt; b" in svg_chart(pre_escaped, "t") and "&amp;lt;" not in svg_chart(pre_escaped, "t")
 
 

@@ -209,7 +209,8 @@ def test_links_resolve_and_tables_sort_by_numbers(demo: tuple[MemoryWriter, Mode
 
 def test_the_real_cleo_file_shows_sessions_without_audit_entries_not_failing_agents(tmp_path: Path) -> None:
     (tmp_path / "sessions").mkdir()
-    (tmp_path / "sessions" / "GRADES.jsonl").symlink_to(REAL)
+    # A copy in the temporary data folder: a symbolic link in a data folder is never followed (issue 21).
+    (tmp_path / "sessions" / "GRADES.jsonl").write_bytes(REAL.read_bytes())
     writer, model = build(tmp_path)
     assert len(model.log) == 0
     html = writer.text("sessions/index.html")

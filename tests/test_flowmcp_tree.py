@@ -275,5 +275,7 @@ def test_symbolic_links_are_never_followed_out_of_the_data_folder(tmp_path: Path
     tool = rollup(corpus, "ns").node("schemas", "s", "tools", "t")
     assert tool is not None and (tool.trail, tool.status) == ((), "pending")
     assert rollup(corpus, "ns").node("schemas", "s", "tools", "linked") is None
-    [error] = log.problems
-    assert error.file == f"{TOOL}/single-test--2026-06-01T00-00-00Z.json" and "symbolic links" in error.reason
+    # Each link is reported (issue 21), the linked folder as well as the linked file.
+    linked_folder, linked_file = log.problems
+    assert linked_folder.file == "grading-data/providers/ns/s/tools/linked" and "symbolic link" in linked_folder.reason
+    assert linked_file.file == f"{TOOL}/single-test--2026-06-01T00-00-00Z.json" and "symbolic link" in linked_file.reason

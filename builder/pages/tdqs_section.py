@@ -33,9 +33,17 @@ from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
 from builder.read_cache import ReadCache
 from builder.render import Renderer
+from builder.sources.datafolder import kind, report_skipped
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
-from builder.sources.tdqs.reader import STAND_IN_PREFIX, SYSTEM, Server, folder_digest, read_server
+from builder.sources.tdqs.reader import (
+    STAND_IN_PREFIX,
+    SYSTEM,
+    Server,
+    folder_digest,
+    read_server,
+    report_clashes,
+)
 from builder.sources.tdqs.registry_index import compare_index
 
 OWNED_FROM = 400
@@ -207,9 +215,12 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
                  ) -> TdqsSection | None:
     """`cache`: the build's cache folder, where each server's entry is kept for the next build
     (only when the corpus is read by workers: a small one is read faster than its cache)."""
-    found = layout.discover(data_dir)
+    skipped: list[Path] = []
+    found = layout.discover(data_dir, skipped)
+    report_skipped(skipped, data_dir, SYSTEM, log)
+    report_clashes(found, data_dir, log)
     index_path = data_dir / layout.INDEX_FILE
-    if not found and not index_path.exists():
+    if not found and kind(index_path) == "missing":
         return None
     workers = os.cpu_count() or 1
     owned = workers > 1 and len(found) >= OWNED_FROM
@@ -233,6 +244,6 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
         section.outputs = list(state.get("outputs", []))
     if folder is not None:
         ReadCache(folder).keep_only(keys)
-    stored_index = read_json(index_path, data_dir, SYSTEM, log) if index_path.exists() else None
+    stored_index = read_json(index_path, data_dir, SYSTEM, log) if kind(index_path) != "missing" else None
     compare_index(stored_index, [s.index_entry for s in section.summaries], log)
     return section

@@ -1,5 +1,10 @@
 """The whole TDQS corpus as bulk data: Parquet, CSV and JSON Lines, all written by DuckDB `COPY`.
 
+CSV cells are neutralised as OWASP's CSV injection guidance says: a text cell that starts with
+`=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would run as a formula) gets a
+single quote in front. Tool and server names are third-party text; numbers stay numbers. Parquet
+and JSON Lines keep every value as it is: no spreadsheet evaluates them.
+
 CSV and JSON Lines are gzipped: uncompressed, the text formats of a registry-sized corpus would
 take a third of GitHub Pages' 1 GB on their own. Every tool that reads them (DuckDB, pandas,
 `zcat`) reads gzip directly.
@@ -107,6 +112,24 @@ def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str)
         os.unlink(path)
 
 
+FORMULA_START = r"^[=+@\t\r-]"
+"""The first characters OWASP lists for CSV injection, as a DuckDB (RE2) regular expression."""
+
+
+def neutralised(con: duckdb.DuckDBPyConnection, query: str) -> str:
+    """`query` with every text column's formula-like values prefixed with `'`: the column types
+    are asked of DuckDB, so no text column can be forgotten."""
+    columns = con.execute(f"DESCRIBE ({query})").fetchall()
+    quoted = ['"' + str(column[0]).replace('"', '""') + '"' for column in columns if str(column[1]) == "VARCHAR"]
+    if not quoted:
+        return query
+    replaced = ", ".join(
+        f"CASE WHEN regexp_matches({name}, '{FORMULA_START}') THEN chr(39) || {name} ELSE {name} END AS {name}"
+        for name in quoted
+    )
+    return f"SELECT * REPLACE ({replaced}) FROM ({query})"
+
+
 def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
     for dataset in DATASETS:
         base = f"{FOLDER}/{dataset.name}"
@@ -118,5 +141,6 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
                 "array_to_string(smells, ';') AS smells) "
                 f"FROM ({dataset.query})"
             )
-        yield DataFile(f"{base}.csv.gz", _copy(con, csv_query, "FORMAT csv, HEADER true, COMPRESSION gzip", ".csv.gz"))
+        csv_options = "FORMAT csv, HEADER true, COMPRESSION gzip"
+        yield DataFile(f"{base}.csv.gz", _copy(con, neutralised(con, csv_query), csv_options, ".csv.gz"))
         yield DataFile(f"{base}.jsonl.gz", _copy(con, dataset.query, "FORMAT json, COMPRESSION gzip", ".jsonl.gz"))

@@ -12,6 +12,11 @@
   var self = document.currentScript;
   var plotly = new URL("plotly.min.js", self ? self.src : document.baseURI).href;
 
+  // Plotly renders a subset of HTML in labels, hover text and titles (<a href>, <b>, <br>, entities):
+  // names read from the page are third-party text, so they go in escaped and show as written.
+  function plain(text) {
+    return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
   function child(node, className) {
     for (var i = 0; i < node.children.length; i++) {
       if (node.children[i].classList.contains(className)) { return node.children[i]; }
@@ -37,13 +42,13 @@
     var name = list.getAttribute("data-plot");
     var x = [], y = [];
     Array.prototype.forEach.call(list.children, function (item) {
-      x.unshift(item.textContent.trim().slice(0, 10));
+      x.unshift(plain(item.textContent.trim().slice(0, 10)));
       y.unshift(scoreOf(child(item, "tier")));
     });
     return {
       target: figureFor(list, name + " across captures (values listed below)", true),
       data: [{ type: "scatter", mode: "lines+markers", x: x, y: y }],
-      layout: { height: 240, title: { text: name + " across captures" }, xaxis: {}, yaxis: { range: [1, 5], title: { text: name } } }
+      layout: { height: 240, title: { text: plain(name) + " across captures" }, xaxis: {}, yaxis: { range: [1, 5], title: { text: plain(name) } } }
     };
   }
   function barsFigure(table) {
@@ -51,14 +56,14 @@
     var rows = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
       var badge = row.cells[1].querySelector(".tier");
       var tier = badge ? (badge.className.match(/tier-([a-z]+)/) || [])[1] : "";
-      return { name: row.cells[0].textContent.trim(), tdqs: parseFloat(row.cells[1].getAttribute("data-sort")), colour: TIERS[tier] || "#57606a" };
+      return { name: plain(row.cells[0].textContent.trim()), tdqs: parseFloat(row.cells[1].getAttribute("data-sort")), colour: TIERS[tier] || "#57606a" };
     });
     rows.sort(function (p, q) { return p.tdqs - q.tdqs || (p.name < q.name ? -1 : p.name > q.name ? 1 : 0); });
     return {
       target: figureFor(table, name, false),
       data: [{ type: "bar", orientation: "h", x: rows.map(function (r) { return r.tdqs; }), y: rows.map(function (r) { return r.name; }),
                marker: { color: rows.map(function (r) { return r.colour; }) } }],
-      layout: { title: { text: name }, xaxis: { range: [1, 5], title: { text: "TDQS" } }, yaxis: { autorange: "reversed" } }
+      layout: { title: { text: plain(name) }, xaxis: { range: [1, 5], title: { text: "TDQS" } }, yaxis: { autorange: "reversed" } }
     };
   }
   function figures() {

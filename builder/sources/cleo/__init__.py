@@ -12,6 +12,7 @@ from pathlib import Path
 from builder.problems import ProblemLog
 from builder.sources.cleo.corpus import CleoCorpus, Run, Session, build_corpus
 from builder.sources.cleo.reader import SYSTEM, grade_files, read_grade_file
+from builder.sources.datafolder import report_skipped
 from builder.sources.jsonfile import relative_name
 
 __all__ = ["SYSTEM", "CleoCorpus", "Run", "Session", "read", "read_files"]
@@ -19,7 +20,9 @@ __all__ = ["SYSTEM", "CleoCorpus", "Run", "Session", "read", "read_files"]
 
 def read(data_dir: Path, log: ProblemLog) -> CleoCorpus | None:
     """The section's corpus; None when the data directory has no `sessions/*.jsonl` file."""
-    files = grade_files(data_dir)
+    skipped: list[Path] = []
+    files = grade_files(data_dir, skipped)
+    report_skipped(skipped, data_dir, SYSTEM, log)
     if not files:
         return None
     return read_files(files, data_dir, log)

@@ -16,7 +16,6 @@ stated total beside it; the grade keeps CLEO's maxScore.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,8 @@ from builder.numbers import exact_sum
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.cleo.models import GradeResult
 from builder.sources.cleo.rubric import is_gradable
-from builder.sources.jsonfile import MAX_FILE_BYTES, relative_name
+from builder.sources.datafolder import Unreadable, entry_kind, kind, listing, read_regular, skip_reason
+from builder.sources.jsonfile import MAX_FILE_BYTES, parse_json, relative_name
 
 SYSTEM = "cleo"
 FOLDER = "sessions"
@@ -50,12 +50,27 @@ class _LineError(Exception):
         self.reason = reason
 
 
-def grade_files(data_dir: Path) -> list[Path] | None:
-    """The section's JSON Lines files, sorted by name; None when there is no sessions folder."""
+def grade_files(data_dir: Path, skipped: list[Path] | None = None) -> list[Path] | None:
+    """The section's JSON Lines files, sorted by name; None when there is no sessions folder.
+    Links and special files (the folder itself or a `.jsonl` in it) are added to `skipped`, never
+    followed or opened (builder.sources.datafolder)."""
     folder = data_dir / FOLDER
-    if not folder.is_dir():
+    skipped = [] if skipped is None else skipped
+    found = kind(folder)
+    if found != "folder":
+        if skip_reason(found):
+            skipped.append(folder)
         return None
-    return sorted((path for path in folder.glob("*.jsonl") if path.is_file()), key=lambda p: p.name)
+    files = []
+    for entry in listing(folder):
+        if not entry.name.endswith(".jsonl"):
+            continue
+        entry_type = entry_kind(entry)
+        if entry_type == "file":
+            files.append(folder / entry.name)
+        elif skip_reason(entry_type):
+            skipped.append(folder / entry.name)
+    return files
 
 
 def read_grade_file(path: Path, data_dir: Path, log: ProblemLog) -> list[GradeLine]:
@@ -116,14 +131,9 @@ def disagreements(result: GradeResult) -> list[tuple[str, str]]:
 
 def _read_bytes(path: Path, name: str, log: ProblemLog) -> bytes | None:
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            log.reject(name, SYSTEM, "$", f"file is {size:,} bytes, over the "
-                       f"{MAX_FILE_BYTES:,}-byte limit for one input file")
-            return None
-        return path.read_bytes()
-    except OSError as error:
-        log.reject(name, SYSTEM, "$", f"cannot read the file: {error.strerror or error}")
+        return read_regular(path, MAX_FILE_BYTES)
+    except Unreadable as error:
+        log.reject(name, SYSTEM, error.json_path, error.reason)
         return None
 
 
@@ -133,22 +143,14 @@ def _parse_line(chunk: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise _LineError(f"not UTF-8 text (byte {error.start + 1} of the line)") from None
     try:
-        document = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise _LineError(f"not valid JSON: {error.msg} at column {error.colno}") from None
-    except ValueError as error:  # NaN / Infinity, which JSON does not have
-        raise _LineError(f"not valid JSON: {error}") from None
-    except RecursionError:
-        raise _LineError("not usable JSON: nested too deeply") from None
+        document = parse_json(text, one_line=True)
+    except Unreadable as error:
+        raise _LineError(error.reason if error.json_path == "$" else f"{error.json_path}: {error.reason}") from None
     if not isinstance(document, dict):
         raise _LineError(
             f"not a CLEO GradeResult: a line must be a JSON object, not {_kind(document)}"
         )
     return document
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _kind(value: object) -> str:

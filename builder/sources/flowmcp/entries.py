@@ -17,6 +17,7 @@ from pathlib import Path
 
 from builder.numbers import banded
 from builder.problems import ProblemLog
+from builder.sources.datafolder import entry_kind, listing, skip_reason
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.conformance import check_entry
 from builder.sources.flowmcp.layout import (
@@ -45,12 +46,14 @@ def read_trails(owner: OwnerFiles, data_dir: Path, log: ProblemLog) -> dict[Node
 def _read_folder(
     folder: GradingFolder, owner: OwnerFiles, data_dir: Path, log: ProblemLog
 ) -> Iterator[tuple[EntryRecord, NodePath]]:
-    for path in sorted(folder.folder.iterdir(), key=lambda p: p.name):
+    for entry in listing(folder.folder):
+        path = folder.folder / entry.name
         if path.name.startswith("."):
             continue
         file = relative_name(path, data_dir)
-        if path.is_symlink() or not path.is_file():
-            log.reject(file, SYSTEM, "$", "not a regular file; symbolic links and folders are not read here")
+        entry_type = entry_kind(entry)
+        if entry_type != "file":
+            log.reject(file, SYSTEM, "$", skip_reason(entry_type) or "a folder: folders are not read here")
             continue
         name = parse_grading_name(path.name)
         if name is None:

@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.sources.datafolder import kind, listing, skip_reason, subfolders
 from builder.sources.flowmcp.models import AREAS
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug_clashes
 
 GRADING_DATA = "grading-data"
 PROVIDERS = "providers"
@@ -120,101 +121,137 @@ class OwnerFiles:
     gradings: tuple[GradingFolder, ...]
     definitions: tuple[Path, ...] = ()
     """Selection definitions, oldest first."""
+    slug: str = ""
+    """The owner's path segment, distinct among its kind (`urls.distinct_slugs`)."""
 
 
-def _dirs(folder: Path) -> list[Path]:
-    if not folder.is_dir() or folder.is_symlink():
-        return []
-    return sorted(
-        (p for p in folder.iterdir() if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")),
-        key=lambda p: p.name,
-    )
+def _is(path: Path, wanted: str, skipped: list[Path]) -> bool:
+    """`path` is a real `wanted` ("folder" or "file"); a link or special file is added to `skipped`."""
+    found = kind(path)
+    if found != wanted and skip_reason(found):
+        skipped.append(path)
+    return found == wanted
 
 
-def _folder(folder: Path, owner: Path, page_dir: tuple[str, ...], *slots: Slot) -> GradingFolder | None:
+def _folder(
+    folder: Path, owner: Path, page_dir: tuple[str, ...], skipped: list[Path], *slots: Slot
+) -> GradingFolder | None:
     gradings = folder / GRADINGS
-    if not gradings.is_dir() or gradings.is_symlink():
-        return None
+    step = owner
+    for part in gradings.relative_to(owner).parts:  # `resources/about/` too: no link on the way
+        step = step / part
+        if not _is(step, "folder", skipped):
+            return None
     return GradingFolder(gradings, gradings.relative_to(owner).as_posix(), page_dir, slots)
 
 
-def discover(root: Path) -> tuple[list[OwnerFiles], list[OwnerFiles]]:
-    """Providers and selections under `grading-data/`, each sorted by name."""
-    providers = [_provider(folder) for folder in _dirs(root / PROVIDERS)]
-    selections = [_selection(folder) for folder in _dirs(root / SELECTIONS)]
+Clashes = list[tuple[Path, str]]
+"""Folders whose address had to be numbered, with the reason (`urls.distinct_slugs`)."""
+
+
+def _named(folders: list[Path], clashes: Clashes) -> list[tuple[Path, str]]:
+    """Each sibling folder with its distinct slug."""
+    slugs = distinct_slugs(folder.name for folder in folders)
+    for name, given, holder in slug_clashes(slugs):
+        clashes.append((folders[0].parent / name, clash_reason(name, given, holder)))
+    return [(folder, slugs[folder.name]) for folder in folders]
+
+
+def discover(
+    root: Path, skipped: list[Path] | None = None, clashes: Clashes | None = None
+) -> tuple[list[OwnerFiles], list[OwnerFiles]]:
+    """Providers and selections under `grading-data/`, each sorted by name. Links and special
+    files met on the way are added to `skipped`, never followed (builder.sources.datafolder);
+    names whose slugs clash are numbered and added to `clashes`."""
+    skipped = [] if skipped is None else skipped
+    clashes = [] if clashes is None else clashes
+    if not _is(root, "folder", skipped):
+        return [], []
+    providers = [
+        _provider(folder, name, skipped, clashes) for folder, name in _named(subfolders(root / PROVIDERS, skipped), clashes)
+    ]
+    selections = [
+        _selection(folder, name, skipped, clashes)
+        for folder, name in _named(subfolders(root / SELECTIONS, skipped), clashes)
+    ]
     return providers, selections
 
 
-def _index(folder: Path) -> Path | None:
+def _index(folder: Path, skipped: list[Path]) -> Path | None:
     path = folder / INDEX
-    return path if path.is_file() and not path.is_symlink() else None
+    return path if _is(path, "file", skipped) else None
 
 
-def _provider(ns: Path) -> OwnerFiles:
+def _provider(ns: Path, ns_slug: str, skipped: list[Path], clashes: Clashes) -> OwnerFiles:
     slots: list[Slot] = []
     folders: list[GradingFolder] = []
     aggregate = Slot(("namespaceAggregate",), "namespace-aggregate", frozenset({"tools-aggregate-namespace"}))
     description = Slot(("description",), "description", frozenset({"namespace-description"}))
     about = Slot(("about",), "about", frozenset({"about-namespace"}))
-    top = _folder(ns, ns, (), aggregate, description)
+    top = _folder(ns, ns, (), skipped, aggregate, description)
     if top:
         slots += [aggregate, description]
         folders.append(top)
     about_found = False
-    for schema in (d for d in _dirs(ns) if d.name != GRADINGS):
+    for schema, schema_slug in _named([d for d in subfolders(ns, skipped) if d.name != GRADINGS], clashes):
         s = schema.name
-        page = (slug(s),)
+        page = (schema_slug,)
         tools_aggregate = Slot(
             ("schemas", s, "toolsAggregate"), "tools-aggregate", frozenset({"tools-aggregate-schema"})
         )
         slots.append(Slot(("schemas", s), "schema", frozenset()))
-        found = _folder(schema, ns, page, tools_aggregate)
+        found = _folder(schema, ns, page, skipped, tools_aggregate)
         if found:
             slots.append(tools_aggregate)
             folders.append(found)
-        about_folder = _folder(schema / "resources" / "about", ns, (*page, "resources", "about"), about)
+        about_folder = _folder(schema / "resources" / "about", ns, (*page, "resources", "about"), skipped, about)
         if about_folder:
             about_found = True
             folders.append(about_folder)
-        for skill in _dirs(schema / "skills"):
+        for skill, skill_slug in _named(subfolders(schema / "skills", skipped), clashes):
             node = Slot(("skills", f"{s}.{skill.name}"), "skill", frozenset({"namespace-skills"}))
             slots.append(node)
-            found = _folder(skill, ns, (*page, "skills", slug(skill.name)), node)
+            found = _folder(skill, ns, (*page, "skills", skill_slug), skipped, node)
             if found:
                 folders.append(found)
-        for tool in _dirs(schema / "tools"):
+        for tool, tool_slug in _named(subfolders(schema / "tools", skipped), clashes):
             node = Slot(("schemas", s, "tools", tool.name), "tool", frozenset({"single-test"}))
             slots.append(node)
-            found = _folder(tool, ns, (*page, "tools", slug(tool.name)), node)
+            found = _folder(tool, ns, (*page, "tools", tool_slug), skipped, node)
             if found:
                 folders.append(found)
     if about_found:
         slots.append(about)
-    return OwnerFiles("provider", ns.name, ns, _index(ns), tuple(slots), tuple(folders))
+    return OwnerFiles("provider", ns.name, ns, _index(ns, skipped), tuple(slots), tuple(folders), slug=ns_slug)
 
 
-def _selection(sel: Path) -> OwnerFiles:
+def _selection(sel: Path, sel_slug: str, skipped: list[Path], clashes: Clashes) -> OwnerFiles:
     slots: list[Slot] = []
     folders: list[GradingFolder] = []
     aggregate = Slot(("selectionAggregate",), "selection-aggregate", frozenset({"selection-aggregate"}))
     about = Slot(("about",), "about", frozenset({"about-selection"}))
     for slot, found in (
-        (aggregate, _folder(sel, sel, (), aggregate)),
-        (about, _folder(sel / "resources" / "about", sel, ("resources", "about"), about)),
+        (aggregate, _folder(sel, sel, (), skipped, aggregate)),
+        (about, _folder(sel / "resources" / "about", sel, ("resources", "about"), skipped, about)),
     ):
         if found:
             slots.append(slot)
             folders.append(found)
     levels = frozenset({"selection-skills-L1", "selection-skills-L2", "selection-skills-L3"})
-    for skill in _dirs(sel / "skills"):
+    for skill, skill_slug in _named(subfolders(sel / "skills", skipped), clashes):
         node = Slot(("skills", skill.name), "skill", levels)
         slots.append(node)
-        found = _folder(skill, sel, ("skills", slug(skill.name)), node)
+        found = _folder(skill, sel, ("skills", skill_slug), skipped, node)
         if found:
             folders.append(found)
     definitions: list[Path] = []
     folder = sel / DEFINITIONS
-    if folder.is_dir() and not folder.is_symlink():
-        named = [p for p in folder.iterdir() if p.is_file() and not p.is_symlink() and p.suffix == ".json"]
+    if _is(folder, "folder", skipped):
+        named = [
+            folder / entry.name for entry in listing(folder)
+            if entry.name.endswith(".json") and _is(folder / entry.name, "file", skipped)
+        ]
         definitions = sorted(named, key=lambda p: (definition_stamp(p.name) or "", p.name))
-    return OwnerFiles("selection", sel.name, sel, _index(sel), tuple(slots), tuple(folders), tuple(definitions))
+    return OwnerFiles(
+        "selection", sel.name, sel, _index(sel, skipped), tuple(slots), tuple(folders), tuple(definitions), slug=sel_slug
+    )

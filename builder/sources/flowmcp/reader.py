@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.problems import ProblemLog
+from builder.sources.datafolder import kind
 from builder.sources.flowmcp.layout import GRADING_DATA
 from builder.sources.flowmcp.records import EntryRecord, Rollup
 from builder.sources.flowmcp.reports import REPORTS_DIR, ReportSet, read_reports
@@ -60,7 +61,12 @@ class FlowCorpus:
 def read(data_dir: Path, log: ProblemLog) -> FlowCorpus | None:
     """None when the data directory has neither a `grading-data/` nor a `scoring-reports/` folder."""
     tree, reports_dir = data_dir / GRADING_DATA, data_dir / REPORTS_DIR
-    if not tree.is_dir() and not reports_dir.is_dir():
+    tree_kind, reports_kind = kind(tree), kind(reports_dir)
+    # A linked folder is reported by the part that reads it and never followed (builder.sources.datafolder).
+    if tree_kind == "missing" and reports_kind == "missing":
         return None
-    providers, selections = read_tree(tree, data_dir, log) if tree.is_dir() else ((), ())
-    return FlowCorpus(providers, selections, read_reports(reports_dir, data_dir, log))
+    providers, selections = read_tree(tree, data_dir, log) if tree_kind != "missing" else ((), ())
+    reports = read_reports(reports_dir, data_dir, log) if reports_kind != "missing" else ()
+    if tree_kind != "folder" and reports_kind != "folder":
+        return None
+    return FlowCorpus(providers, selections, reports)

@@ -22,11 +22,12 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from builder.problems import ProblemLog, describe_validation_error
+from builder.sources.datafolder import entry_kind, kind, listing, report_skipped, skip_reason
 from builder.sources.flowmcp.records import Difference
 from builder.sources.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile
 from builder.sources.flowmcp.rules import as_float, band, exact
 from builder.sources.jsonfile import read_json, relative_name
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug_clashes
 
 SYSTEM = "scoring-protocol"
 REPORTS_DIR = "scoring-reports"
@@ -80,16 +81,26 @@ def recompute(report: GradeReport) -> tuple[Fraction, str]:
 
 
 def read_reports(root: Path, data_dir: Path, log: ProblemLog) -> tuple[ReportSet, ...]:
-    if not root.is_dir() or root.is_symlink():
+    found = kind(root)
+    if found != "folder":
+        report_skipped([root] if skip_reason(found) else [], data_dir, SYSTEM, log)
         return ()
     sets: list[ReportSet] = []
-    for path in sorted(root.iterdir(), key=lambda p: p.name):
-        if path.name.startswith("."):
+    entries = listing(root)
+    slugs = distinct_slugs(entry.name for entry in entries if not entry.name.startswith(".") and entry_kind(entry) == "folder")
+    for name, given, holder in slug_clashes(slugs):
+        log.add(relative_name(root / name, data_dir), SYSTEM, "$", clash_reason(name, given, holder), severity="warning")
+    for entry in entries:
+        path = root / entry.name
+        if entry.name.startswith("."):
             continue
-        if path.is_dir() and not path.is_symlink():
-            found = _read_folder(path, data_dir, log)
-            if found is not None:
-                sets.append(found)
+        entry_type = entry_kind(entry)
+        if entry_type == "folder":
+            found_set = _read_folder(path, slugs[entry.name], data_dir, log)
+            if found_set is not None:
+                sets.append(found_set)
+        elif skip_reason(entry_type):
+            report_skipped([path], data_dir, SYSTEM, log)
         elif path.suffix == ".json":
             log.reject(
                 relative_name(path, data_dir),
@@ -100,17 +111,19 @@ def read_reports(root: Path, data_dir: Path, log: ProblemLog) -> tuple[ReportSet
     return tuple(sets)
 
 
-def _read_folder(folder: Path, data_dir: Path, log: ProblemLog) -> ReportSet | None:
+def _read_folder(folder: Path, folder_slug: str, data_dir: Path, log: ProblemLog) -> ReportSet | None:
     prompts_path, scores_path = folder / PROMPTS, folder / SCORES
-    prompts = _read(prompts_path, PromptsFile, data_dir, log) if _regular(prompts_path) else None
-    scores = _read(scores_path, ScoresFile, data_dir, log) if _regular(scores_path) else None
+    prompts = _read(prompts_path, PromptsFile, data_dir, log) if _regular(prompts_path, data_dir, log) else None
+    scores = _read(scores_path, ScoresFile, data_dir, log) if _regular(scores_path, data_dir, log) else None
     records: list[ReportRecord] = []
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+    for entry in listing(folder):
+        path = folder / entry.name
         if path.suffix != ".json" or path.name in (PROMPTS, SCORES) or path.name.startswith("."):
             continue
         file = relative_name(path, data_dir)
-        if path.is_symlink() or not path.is_file():
-            log.reject(file, SYSTEM, "$", "not a regular file")
+        entry_type = entry_kind(entry)
+        if entry_type != "file":
+            log.reject(file, SYSTEM, "$", skip_reason(entry_type) or "not a regular file")
             continue
         report = _read(path, GradeReport, data_dir, log)
         if report is not None:
@@ -128,7 +141,7 @@ def _read_folder(folder: Path, data_dir: Path, log: ProblemLog) -> ReportSet | N
         )
     return ReportSet(
         folder.name,
-        slug(folder.name),
+        folder_slug,
         tuple(records),
         prompts,
         relative_name(prompts_path, data_dir) if prompts else None,
@@ -137,9 +150,13 @@ def _read_folder(folder: Path, data_dir: Path, log: ProblemLog) -> ReportSet | N
     )
 
 
-def _regular(path: Path) -> bool:
-    """A file of the data folder itself: symbolic links are never followed out of it."""
-    return path.is_file() and not path.is_symlink()
+def _regular(path: Path, data_dir: Path, log: ProblemLog) -> bool:
+    """A file of the data folder itself: symbolic links are never followed out of it (and are
+    reported, as special files are)."""
+    found = kind(path)
+    if skip_reason(found):
+        report_skipped([path], data_dir, SYSTEM, log)
+    return found == "file"
 
 
 def _read(path: Path, model: type[FileModel], data_dir: Path, log: ProblemLog) -> FileModel | None:

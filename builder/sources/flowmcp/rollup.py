@@ -234,7 +234,7 @@ class _Builder:
         return Rollup(
             kind=kind,
             name=self.owner.name,
-            slug=slug(self.owner.name),
+            slug=self.owner.slug or slug(self.owner.name),
             index_file=stored.file if stored else None,
             index_state="read" if stored else "absent",
             index=stored.index if stored else None,

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from builder.problems import ProblemLog, describe_validation_error
+from builder.sources.datafolder import report_skipped
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.entries import read_trails
 from builder.sources.flowmcp.layout import OwnerFiles, discover
@@ -20,7 +21,12 @@ from builder.sources.jsonfile import read_json, relative_name
 
 
 def read_tree(root: Path, data_dir: Path, log: ProblemLog) -> tuple[tuple[Rollup, ...], tuple[Rollup, ...]]:
-    providers_found, selections_found = discover(root)
+    skipped: list[Path] = []
+    clashes: list[tuple[Path, str]] = []
+    providers_found, selections_found = discover(root, skipped, clashes)
+    report_skipped(skipped, data_dir, SYSTEM, log)
+    for folder, reason in clashes:
+        log.add(relative_name(folder, data_dir), SYSTEM, "$", reason, severity="warning")
     providers: list[Rollup] = []
     for owner in providers_found:
         stored, state = _stored(owner, data_dir, log)

@@ -10,10 +10,12 @@ index.json                                      the registry rollup, rebuilt by 
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from builder.sources.datafolder import entry_kind, kind, listing, skip_reason
+from builder.urls import distinct_slugs
 
 SERVERS_DIR = "servers"
 INDEX_FILE = "index.json"
@@ -39,32 +41,38 @@ class ServerFiles:
     """Sorted by capture id; the reader orders them by the reports' own timestamps."""
     strays: tuple[Path, ...]
     """Files in the folder that are none of the above, reported rather than ignored."""
+    slug: str = ""
+    """The server's path segment, distinct among the folders found (`urls.distinct_slugs`)."""
 
 
-def _entries(folder: Path) -> list[os.DirEntry[str]]:
-    with os.scandir(folder) as entries:
-        return sorted(entries, key=lambda entry: entry.name)
-
-
-def discover(data_dir: Path) -> list[ServerFiles]:
+def discover(data_dir: Path, skipped: list[Path] | None = None) -> list[ServerFiles]:
     """Every server folder with its files. Listed with `os.scandir`, whose entries know their own
-    type, so a registry's hundreds of thousands of files are not each asked with `stat`."""
+    type, so a registry's hundreds of thousands of files are not each asked with `stat`. No link
+    is followed (builder.sources.datafolder): a linked or special `servers/` or server folder is
+    added to `skipped`; one inside a server folder is among its strays."""
     root = data_dir / SERVERS_DIR
-    if not root.is_dir():
+    skipped = [] if skipped is None else skipped
+    found_kind = kind(root)
+    if found_kind != "folder":
+        if skip_reason(found_kind):
+            skipped.append(root)
         return []
     found: list[ServerFiles] = []
-    for folder_entry in _entries(root):
-        if folder_entry.is_symlink() or not folder_entry.is_dir():
+    for folder_entry in listing(root):
+        folder_kind = entry_kind(folder_entry)
+        if folder_kind != "folder":
+            if skip_reason(folder_kind):
+                skipped.append(root / folder_entry.name)
             continue
         folder = root / folder_entry.name
         scores: dict[str, Path] = {}
         tools: dict[str, Path] = {}
         strays: list[Path] = []
         meta: Path | None = None
-        for entry in _entries(folder):
+        for entry in listing(folder):
             name = entry.name
             path = folder / name
-            if entry.is_symlink() or not entry.is_file():
+            if entry_kind(entry) != "file":
                 strays.append(path)
             elif name == SERVER_META:
                 meta = path
@@ -79,7 +87,8 @@ def discover(data_dir: Path) -> list[ServerFiles]:
             for cid in sorted(set(scores) | set(tools))
         )
         found.append(ServerFiles(folder_entry.name, folder, meta, captures, tuple(strays)))
-    return found
+    slugs = distinct_slugs(files.server_id for files in found)
+    return [replace(files, slug=slugs[files.server_id]) for files in found]
 
 
 def capture_id_for(generated_at: str) -> str:

@@ -9,8 +9,11 @@ rejected with a reason; its server keeps its other captures.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from tdqs import (
@@ -23,13 +26,15 @@ from tdqs import (
 )
 
 from builder.incremental import content_key
-from builder.problems import ProblemLog, describe_validation_error
+from builder.problems import ProblemLog, describe_validation_error, json_path
+from builder.sources import jsonfile
+from builder.sources.datafolder import Unreadable, kind, read_regular, report_skipped, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.input_hash import input_hash
 from builder.sources.tdqs.models import ServerMeta
 from builder.sources.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
-from builder.urls import slug
+from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 
 SYSTEM = "tdqs"
 SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
@@ -142,6 +147,13 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
     if not isinstance(document, dict):
         log.reject(name, SYSTEM, "$", "a capture must be a JSON object (a tdqs ScoreReport)")
         return None
+    booleans = _booleans_for_numbers(document)
+    if booleans:
+        log.reject(name, SYSTEM, booleans[0], "a boolean where a number is expected (true is not 1): "
+                   "the capture is not used")
+        for where in booleans[1:20]:
+            log.add(name, SYSTEM, where, "a boolean where a number is expected")
+        return None
     try:
         report = ScoreReport.model_validate(document)
     except ValidationError as error:
@@ -149,6 +161,13 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
         log.reject(name, SYSTEM, problems[0][0], "not a tdqs ScoreReport: " + problems[0][1])
         for where, reason in problems[1:20]:
             log.add(name, SYSTEM, where, reason)
+        return None
+    if not _is_timestamp(report.generated_at):
+        log.reject(
+            name, SYSTEM, "$.generatedAt",
+            f"generatedAt {report.generated_at!r} is not a date and time (RFC 3339, such as "
+            "2026-06-01T00:00:00Z): the capture cannot be placed in its server's history, so it is not used",
+        )
         return None
     if report.spec_version not in SUPPORTED_SPEC_VERSIONS:
         known = ", ".join(sorted(SUPPORTED_SPEC_VERSIONS))
@@ -164,6 +183,62 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
     return report
 
 
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$")
+
+
+def _is_timestamp(value: str) -> bool:
+    """An RFC 3339 date and time that is a real one (no 2026-13-45). Captures are ordered by it,
+    so a string that merely sorts last ("zzz", "9999-…" garbage) must never become current."""
+    if not _TIMESTAMP.match(value):
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _booleans_for_numbers(document: dict[str, Any]) -> list[str]:
+    """JSON paths of booleans where a ScoreReport has a number. pydantic reads `true` as 1 for an
+    int, a float and a `Literal[1, …, 5]` alike, even in strict mode; tdqs's models are not ours to
+    change, so the places that hold scores and counts are checked here before validation."""
+    found: list[str] = []
+
+    def check(value: Any, where: list[str | int]) -> None:
+        if isinstance(value, bool):
+            found.append(json_path(where))
+
+    server = document.get("server")
+    if isinstance(server, dict):
+        check(server.get("toolCount"), ["server", "toolCount"])
+    rollup = document.get("serverScore")
+    if isinstance(rollup, dict):
+        for key, value in rollup.items():
+            check(value, ["serverScore", key])
+        justified = rollup.get("coherenceJustifications")
+        for key, value in justified.items() if isinstance(justified, dict) else ():
+            check(value.get("score") if isinstance(value, dict) else None, ["serverScore", "coherenceJustifications", key, "score"])
+    tools = document.get("tools")
+    for index, tool in enumerate(tools if isinstance(tools, list) else ()):
+        if not isinstance(tool, dict):
+            continue
+        check(tool.get("tdqs"), ["tools", index, "tdqs"])
+        for group in ("scores", "contextSignals"):
+            values = tool.get(group)
+            for key, value in values.items() if isinstance(values, dict) else ():
+                if group == "scores" or key not in _BOOLEAN_SIGNALS:
+                    check(value, ["tools", index, group, key])
+        justified = tool.get("justifications")
+        for key, value in justified.items() if isinstance(justified, dict) else ():
+            check(value.get("score") if isinstance(value, dict) else None, ["tools", index, "justifications", key, "score"])
+    return found
+
+
+_BOOLEAN_SIGNALS = frozenset({"hasAnnotations", "hasNestedObjects", "hasOutputSchema", "titleIsMeaningful"})
+"""The context signals that are booleans in tdqs's `ContextSignals`; every other one is a number
+(`annotationValues`, an object, holds booleans and is not looked into)."""
+
+
 def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple[int, ToolScore]]:
     seen: set[str] = set()
     kept = []
@@ -177,20 +252,10 @@ def _unique_tools(report: ScoreReport, name: str, log: ProblemLog) -> list[tuple
     return kept
 
 
-def _slugs(names: list[str]) -> dict[str, str]:
-    """Tool slugs within a server. `slug()` is already distinct for distinct names; a clash
-    (a name that spells another's hashed slug) gets a numbered suffix instead of a lost page."""
-    taken: dict[str, str] = {}
-    result: dict[str, str] = {}
-    for name in names:
-        candidate = slug(name)
-        counter = 2
-        while candidate in taken and taken[candidate] != name:
-            candidate = f"{slug(name)}-{counter}"
-            counter += 1
-        taken[candidate] = name
-        result[name] = candidate
-    return result
+def report_clashes(found: list[layout.ServerFiles], data_dir: Path, log: ProblemLog) -> None:
+    """A warning for each server folder whose address had to be numbered (`urls.distinct_slugs`)."""
+    for name, given, holder in slug_clashes({files.server_id: files.slug for files in found}):
+        log.add(f"{layout.SERVERS_DIR}/{name}", SYSTEM, "$", clash_reason(name, given, holder), severity="warning")
 
 
 @dataclass(frozen=True)
@@ -279,7 +344,7 @@ def read_server(
     """`digest`: the folder's `folder_digest`, when the caller has it already."""
     folder_name = relative_name(server_files.folder, data_dir)
     for stray in server_files.strays:
-        log.reject(relative_name(stray, data_dir), SYSTEM, "$",
+        log.reject(relative_name(stray, data_dir), SYSTEM, "$", skip_reason(kind(stray)) or
                    "not a TDQS file (expected server.json, <capture>.score.json or <capture>.tools.json)")
     if not layout.SERVER_ID.match(server_files.server_id):
         log.reject(folder_name, SYSTEM, "$",
@@ -300,10 +365,12 @@ def read_server(
         latest.update({n: d.input_hash for n, d in (item.definitions or {}).items()})
     newest = loaded[-1]
     unscored = {n: d.input_hash for n, d in (newest.definitions or {}).items()} if newest.report is None else {}
-    slugs = _slugs(list(dict.fromkeys(tool.name for item in loaded for _, tool in item.kept)))
+    slugs = distinct_slugs(tool.name for item in loaded for _, tool in item.kept)
+    for name, given, holder in slug_clashes(slugs):
+        log.add(folder_name, SYSTEM, "$", "tools " + clash_reason(name, given, holder), severity="warning")
     return Server(
         server_id=server_files.server_id,
-        slug=slug(server_files.server_id),
+        slug=server_files.slug or slug(server_files.server_id),
         meta=meta,
         captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
         unscored_definitions=unscored,
@@ -312,13 +379,15 @@ def read_server(
 
 
 def folder_digest(server_files: layout.ServerFiles) -> str:
-    parts: list[bytes | str] = [server_files.server_id]
+    parts: list[bytes | str] = [server_files.server_id, server_files.slug]  # the slug: a clash can change it
     paths = [server_files.meta] + [p for c in server_files.captures for p in (c.score, c.tools)]
     for path in sorted((p for p in paths if p is not None), key=lambda p: p.name):
+        # Read as the reader reads it (builder.sources.datafolder): a file over the size limit is
+        # keyed by the reason it is refused, which names its size, and is never read whole.
         try:
-            parts += [path.name, path.read_bytes()]
-        except OSError:
-            parts += [path.name, b"unreadable"]
+            parts += [path.name, read_regular(path, jsonfile.MAX_FILE_BYTES)]
+        except Unreadable as error:
+            parts += [path.name, "unreadable: " + error.reason]
     return content_key(*parts)
 
 
@@ -331,9 +400,12 @@ def _stamp(capture_id: str) -> str:
 
 
 def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
-    found = layout.discover(data_dir)
+    skipped: list[Path] = []
+    found = layout.discover(data_dir, skipped)
+    report_skipped(skipped, data_dir, SYSTEM, log)
+    report_clashes(found, data_dir, log)
     index_path = data_dir / layout.INDEX_FILE
-    if not found and not index_path.exists():
+    if not found and kind(index_path) == "missing":
         return None
     servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
     return TdqsCorpus(servers=tuple(servers))

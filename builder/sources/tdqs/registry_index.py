@@ -9,6 +9,7 @@ index that lags its captures is exactly what a registry's API consumers would be
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -87,8 +88,17 @@ def dump_index(index: RegistryIndex) -> str:
 
 
 def write_index(data_dir: Path, corpus: TdqsCorpus) -> Path:
+    """Writes `index.json` beside it first and then moves it into place: an `index.json` that is a
+    symbolic link is replaced by the file, never written through into what it points at (which may
+    lie outside the data folder), and a failed write leaves the previous index whole."""
     path = data_dir / layout.INDEX_FILE
-    path.write_text(dump_index(build_index(corpus)), encoding="utf-8")
+    temporary = data_dir / f".{layout.INDEX_FILE}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "x", encoding="utf-8") as handle:
+            handle.write(dump_index(build_index(corpus)))
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
     return path
 
 
