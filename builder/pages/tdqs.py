@@ -18,6 +18,7 @@ from builder.config import SiteConfig
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
+from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.pages.tdqs_views import (
     BadgeView,
     HomeContext,
@@ -27,6 +28,7 @@ from builder.pages.tdqs_views import (
     StatRow,
     TierRow,
     ToolContext,
+    UnscoredServerRow,
     provenance,
     server_context,
     server_scores,
@@ -35,7 +37,7 @@ from builder.pages.tdqs_views import (
 )
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
-from builder.publish.bulk import bulk_files
+from builder.publish.bulk import FOLDER, bulk_files
 from builder.sources.tdqs.reader import Server, ToolRecord
 from builder.stats.tdqs import registry_stats
 from builder.systems import SearchDoc
@@ -125,9 +127,16 @@ def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Page:
                 shadowing_risks=row["shadowing_risks"], scored_at=row["generated_at"],
             )
         )
+    unscored = [
+        UnscoredServerRow(slug=s.slug, display_name=s.display_name, reason=s.reason, captured_at=s.captured_at,
+                          tool_count=s.tool_count)
+        for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug))
+    ]
+    total = len(rows) + len(unscored)
     return Page(
         urls.SERVERS, "tdqs/servers.html",
-        ServersContext(title="All servers", description=f"{len(rows)} MCP servers with their TDQS scores.", rows=rows),
+        ServersContext(title="All servers", description=f"{total} MCP servers with their TDQS scores.", rows=rows,
+                       unscored=unscored, csv_path=f"{FOLDER}/servers.csv.gz"),
     )
 
 
@@ -191,6 +200,7 @@ def server_outputs(
             partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,
             key=key,
         )
+    yield from unscored_tool_pages(server)
 
 
 def _tool_context(server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView) -> ToolContext:
