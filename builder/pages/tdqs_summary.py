@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder import urls
-from builder.pages.tdqs_publish import ChangeRow, FeedEntry, server_entries
-from builder.pages.tdqs_views import ServerScores, server_history, server_scores
+from builder.pages.tdqs_publish import ChangeRow, FeedEntry, change_rows, server_entries
+from builder.pages.tdqs_views import ServerScores, server_scores
 from builder.sources.tdqs.reader import Server
 from builder.sources.tdqs.registry_index import IndexServer, index_server
 from builder.store.tdqs import ServerRows, server_rows
@@ -55,11 +55,7 @@ def summarise(server: Server) -> ServerSummary:
         newest=max(c.generated_at for c in server.captures),
         rows=server_rows(server),
         index_entry=index_server(server),
-        changes=[
-            ChangeRow(server_slug=server.slug, server_name=server.display_name, scored_at=point.scored_at,
-                      changes=point.changes)
-            for index, point in enumerate(server_history(server)) if index and point.changes
-        ],
+        changes=change_rows(server),
         feed=server_entries(server),
         search=search_doc(server, scores),
     )

@@ -486,6 +486,9 @@ def _changes(before: ToolRecord | None, after: ToolRecord | None) -> list[str]:
     return changes
 
 
+tool_changes = _changes
+
+
 def tool_history(server: Server, name: str) -> list[HistoryPoint]:
     points: list[HistoryPoint] = []
     previous: ToolRecord | None = None
