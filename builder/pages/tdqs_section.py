@@ -136,6 +136,7 @@ def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, rendere
         summary = unscored_summary(server)
     elif server is not None:
         summary = summarise(server)
+    if summary is not None:
         doc = summary.search
         # Rendered here, on the worker's core: the search document depends on the server alone.
         html = renderer.render_string(doc.template, doc=doc.context)
