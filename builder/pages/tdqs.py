@@ -63,12 +63,6 @@ def nav(corpus: TdqsSection) -> list[NavItem]:
     ]
 
 
-def _dimension_label(row: StatRow) -> str:
-    if row.mean is None or row.smell_rate is None:
-        return ""
-    return f"{numbers.fixed(row.mean, 2)} · smells {numbers.percent(row.smell_rate)}"
-
-
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
     meanings = {t.tier: t for t in TIERS}
@@ -103,8 +97,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
         ),
         dimension_chart=charts.bar(
             "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
-            x_title="mean score (1–5)", horizontal=True, range_=(1, 5),
-            text=[_dimension_label(d) for d in dimensions],
+            x_title="mean score (1–5)", horizontal=True, range_=(0, 5),
         ),
         histogram_chart=charts.histogram(
             "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],
@@ -170,7 +163,7 @@ def tools_chart(server: Server) -> dict[str, Any]:
     tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
     return charts.bar(
         "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
-        x_title="TDQS", horizontal=True, range_=(1, 5),
+        x_title="TDQS", horizontal=True, range_=(0, 5),
         colours=[charts.TIER_COLOURS[t.checked.tier] for t in tools],
     )
 
@@ -224,4 +217,5 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
 
 
 def search_docs(corpus: TdqsSection) -> Iterator[SearchDoc]:
-    return (summary.search for summary in corpus.summaries)
+    yield from (summary.search for summary in corpus.summaries)
+    yield from (summary.search for summary in corpus.unscored)
