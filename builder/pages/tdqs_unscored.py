@@ -15,7 +15,7 @@ from builder.pages.page import Page, PageContext
 from builder.pages.tdqs_views import (
     OTHER_TOOLS,
     DefinitionView,
-    ToolLink,
+    SiblingTool,
     UnscoredToolRow,
     describe_definition,
     other_tools,
@@ -34,7 +34,7 @@ class UnscoredToolContext(PageContext):
     slug: str
     reason: str
     definition: DefinitionView
-    other_tools: list[ToolLink]
+    other_tools: list[SiblingTool]
     more_tools: int
 
 
@@ -68,7 +68,7 @@ class UnscoredSummary:
 
 def _tool_page(
     server_slug: str, server_name: str, name: str, slug: str, reason: str, definition: Definition,
-    others: tuple[list[ToolLink], int], key: str,
+    others: tuple[list[SiblingTool], int], key: str,
 ) -> Page:
     def context() -> UnscoredToolContext:
         return UnscoredToolContext(
@@ -108,7 +108,7 @@ def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
 
     yield Page(urls.server_page(server.slug), "tdqs/server_unscored.html", context, key=server.digest)
     links = sorted(
-        (ToolLink(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows),
+        (SiblingTool(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows),
         key=lambda link: (link.name.lower(), link.name),
     )
     for row in rows:

@@ -119,7 +119,7 @@ class DefinitionView(View):
     """The raw input schema, pretty-printed, for a collapsed block on the tool's page."""
 
 
-class ToolLink(View):
+class SiblingTool(View):
     """Another tool of the same server, for the links on a tool's page."""
 
     name: str
@@ -360,7 +360,7 @@ class ToolContext(PageContext):
     """What to do, biggest gain first: the priced actions, then those the rubric cannot price."""
     definition_changes: list[DefinitionChange]
     """Newest first: what changed in the definition between captures, with a text diff."""
-    other_tools: list[ToolLink]
+    other_tools: list[SiblingTool]
     """The server's other tools by name, at most OTHER_TOOLS of them."""
     more_tools: int
     """How many more the server has than `other_tools` shows."""
@@ -686,12 +686,12 @@ OTHER_TOOLS = 50
 """Links to other tools on a tool's page: enough to move around a server, bounded at registry scale."""
 
 
-def other_tools(server: Server, name: str) -> tuple[list[ToolLink], int]:
+def other_tools(server: Server, name: str) -> tuple[list[SiblingTool], int]:
     links = [
-        ToolLink(name=t.name, slug=t.slug, tier=t.checked.tier, tdqs=t.checked.tdqs)
+        SiblingTool(name=t.name, slug=t.slug, tier=t.checked.tier, tdqs=t.checked.tdqs)
         for t in server.current.tools if t.name != name
     ] + [
-        ToolLink(name=n, slug=server.unscored_slugs[n], tier=None, tdqs=None)
+        SiblingTool(name=n, slug=server.unscored_slugs[n], tier=None, tdqs=None)
         for n in server.unscored_tools if n != name
     ]
     links.sort(key=lambda link: (link.name.lower(), link.name))
