@@ -261,6 +261,9 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                   [*tunes, definition("frobnicate_tracks", "Frobnicates the tracks.")])
     many = [definition(f"sync_{letter}", f"Syncs the {letter} things.") for letter in "abcdefgh"]
     write_capture(data, "syncer", report("syncer", [tool_score(d, scores(3, 2, 3, 3, 4, 3)) for d in many]), many)
+    big = [definition(f"op_{i:03d}", f"Operation {i}.") for i in range(120)]
+    write_capture(data, "big", report("big", [tool_score(d, scores(1 + i % 5, 1 + i % 4, 3, 3, 1 + i % 5, 2))
+                                              for i, d in enumerate(big)]), big)
     fresh = data / "servers" / "fresh"
     fresh.mkdir(parents=True)
     (fresh / "2026-07-01T00-00-00Z.tools.json").write_text(
@@ -411,3 +414,23 @@ def test_statistics_tables_stay_in_their_column_at_desktop_width(site, browser) 
             failures.append(f"{template}: {spill}")
     page.close()
     assert not failures, failures
+
+
+def test_tool_charts_start_at_the_axis_and_a_big_server_gets_a_histogram(small, browser) -> None:
+    page = browser.new_page()
+    page.goto(small + "servers/syncer/", wait_until="networkidle")
+    page.wait_for_selector("table[data-plot] + figure .main-svg")
+    plot = "document.querySelector('table[data-plot] + figure .plot')"
+    assert page.evaluate(f"{plot}.layout.xaxis.range") == [0, 5]  # a bar of 1.0 is a bar
+    assert page.evaluate(f"{plot}.data[0].orientation") == "h"
+    page.goto(small + "servers/big/", wait_until="networkidle")
+    page.wait_for_selector("table[data-plot] + figure .main-svg")
+    trace = page.evaluate(f"{plot}.data[0]")
+    assert trace.get("orientation") != "h" and sum(trace["y"]) == 120
+    tdqs = [float(cell) for cell in page.locator("table[data-plot] tbody td:nth-child(2)").evaluate_all(
+        "(cells) => cells.map((c) => c.getAttribute('data-sort'))")]
+    assert dict(zip(trace["x"], trace["y"], strict=True)) == {
+        value: tdqs.count(value) for value in sorted(set(tdqs))
+    }
+    assert "histogram" in page.evaluate(f"{plot}.layout.title.text")
+    page.close()
