@@ -49,7 +49,12 @@ def test_a_server_with_only_a_tools_list_has_a_not_scored_page_and_a_row(tmp_pat
     listing = Page(writer.text("servers/index.html"))
     assert "2 servers" in listing.text and "1 not scored yet" in listing.text
     assert "../servers/fresh/" in listing.links or "fresh/" in listing.links
-    assert "captured 2026-07-01" in listing.text and "0 of 2" in listing.text
+    assert "captured 1 Jul 2026" in listing.text and "0 of 2" in listing.text
+    # The row has a cell under every heading, its capture date under "Scored".
+    html = writer.text("servers/index.html")
+    headings = [h.split(">", 1)[1].split("<", 1)[0] for h in html.split("<thead>")[1].split("</thead>")[0].split("<th ")[1:]]
+    cells = html.split('<tr data-tier="not scored">')[1].split("</tr>")[0].split("<td")[1:]
+    assert len(cells) == len(headings) and "captured" in cells[headings.index("Scored")]
     # Not in the statistics: the home page counts the one scored server.
     assert json.loads(writer.text("api/stats.json"))["serverCount"] == 1
 
