@@ -17,7 +17,9 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-TIER_COLOURS = {"A": "#1a7f37", "B": "#4d8f00", "C": "#b08800", "D": "#cf5f00", "F": "#cf222e"}
+from builder.tier_colours import TIER_COLOURS  # re-exported: one map for page, charts and badges
+
+__all__ = ["TIER_COLOURS", "bar", "histogram", "line"]
 
 
 def plotly_text(text: str) -> str:

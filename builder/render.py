@@ -9,7 +9,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup
 
-from builder import numbers, urls
+from builder import numbers, tier_colours, urls
 from builder.assets import TEMPLATES
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
@@ -59,7 +59,8 @@ class Renderer:
             svg_chart=lambda figure, label: Markup(svg_chart(figure, label)),  # every text is escaped inside
         )
         self.env.globals.update(
-            url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site
+            url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site,
+            tier_css=tier_colours.css(),
         )
 
     def render(self, page: Page) -> str:

@@ -29,6 +29,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import subprocess
 import tempfile
 import threading
@@ -49,6 +50,17 @@ export async function debouncedSearch() { return { results: [] }; }
 """
 """`pagefind/pagefind.js` when there is no document to index: an empty or wholly rejected data
 folder still builds a site whose search page answers "no results" instead of failing to load."""
+
+
+_SEPARATORS = re.compile(r"[\s\-_./]+")
+
+
+def compact_name(name: str) -> str:
+    """A name as one lower-case word (`get_playlist`, `get-playlist`, `getPlaylist` → `getplaylist`),
+    indexed beside the name: Pagefind splits `get-playlist` into common words that rank a thousand
+    documents alike, so static/search.js also searches the query's compact form, which only the
+    documents naming it exactly contain. static/search.js compacts the query the same way."""
+    return _SEPARATORS.sub("", name.lower())
 
 
 class SearchIndexError(RuntimeError):

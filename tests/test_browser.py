@@ -246,3 +246,191 @@ def test_the_servers_list_shows_when_each_was_scored_without_scrolling(site, bro
     assert header is not None and cell is not None
     assert header["x"] + header["width"] <= 1280 and cell["x"] + cell["width"] <= 1280
     page.close()
+
+
+# ---- browsing: search ranking, tier filter, not-scored pages, phone width -------------------------
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A tiny corpus with what the demo lacks: a server captured but never scored, a tool of the
+    newest tools/list without a score, and a server with many tools matching one word."""
+    data = tmp_path_factory.mktemp("small-data")
+    tunes = [definition("get_playlist", "Returns one playlist."), definition("list_playlists", "Lists playlists.")]
+    write_capture(data, "tunes", report("tunes", [tool_score(d, scores(4, 4, 3, 4, 4, 4)) for d in tunes], tool_count=3),
+                  [*tunes, definition("frobnicate_tracks", "Frobnicates the tracks.")])
+    many = [definition(f"sync_{letter}", f"Syncs the {letter} things.") for letter in "abcdefgh"]
+    write_capture(data, "syncer", report("syncer", [tool_score(d, scores(3, 2, 3, 3, 4, 3)) for d in many]), many)
+    big = [definition(f"op_{i:03d}", f"Operation {i}.") for i in range(120)]
+    write_capture(data, "big", report("big", [tool_score(d, scores(1 + i % 5, 1 + i % 4, 3, 3, 1 + i % 5, 2))
+                                              for i, d in enumerate(big)]), big)
+    fresh = data / "servers" / "fresh"
+    fresh.mkdir(parents=True)
+    (fresh / "2026-07-01T00-00-00Z.tools.json").write_text(
+        '{"tools": [{"name": "brand_new", "description": "Not scored yet.", "inputSchema": {"type": "object"}}]}'
+    )
+    out = tmp_path_factory.mktemp("small") / "site"
+    build(data, out, SiteConfig(base_url=BASE))
+    with served(out, BASE) as url:
+        yield url
+
+
+def _results(page: object) -> tuple[str, list[str]]:
+    page.wait_for_selector("#search-status:not(:empty)")  # type: ignore[attr-defined]
+    status = page.locator("#search-status").inner_text()  # type: ignore[attr-defined]
+    hrefs = [a.get_attribute("href") for a in page.locator("#search-results a").all()]  # type: ignore[attr-defined]
+    return status, hrefs
+
+
+def test_an_exact_tool_name_comes_first_and_counts_read_right(site, small, browser) -> None:
+    base, _ = site
+    page = browser.new_page()
+    # In the demo, Pagefind alone ranks the server holding `get-playlist` 16th of 27 for `get_playlist`.
+    for query in ("get_playlist", "get-playlist", "getPlaylist"):
+        page.goto(base + "search/?q=" + query)
+        status, hrefs = _results(page)
+        assert hrefs[0] == BASE + "servers/soundry-mcp/tools/get-playlist/", (query, hrefs[:5])
+        assert status == f"{len(hrefs)} result{'' if len(hrefs) == 1 else 's'} for “{query}”"
+    # One hit is "1 result".
+    page.goto(small + "search/?q=frobnicates")
+    status, hrefs = _results(page)
+    assert hrefs == [BASE + "servers/tunes/tools/frobnicate_tracks/"] and status == "1 result for “frobnicates”"
+    # A server with eight matching tools shows five and lists the other three, collapsed.
+    page.goto(small + "search/?q=syncs")
+    status, hrefs = _results(page)
+    assert len(hrefs) == 8 and status == "8 results for “syncs”"
+    summary = page.locator("#search-results details summary")
+    assert summary.inner_text() == "3 more matching tools of syncer"
+    assert page.locator("#search-results details a").count() == 3
+    page.close()
+
+
+def test_the_tier_filter_counts_each_tier_and_says_what_it_shows(site, browser) -> None:
+    from collections import Counter
+    from urllib.request import urlopen
+
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "servers/")
+    slugs = [a.get_attribute("href").strip("/").split("/")[-1]
+             for a in page.locator("#servers-table tbody tr td:first-child a").all()]
+    expected: Counter[str] = Counter()
+    for slug in slugs:
+        with urlopen(base + f"api/servers/{slug}.json") as response:
+            scores = json.load(response)["scores"]
+        expected[scores["overallTier"] if scores["coverageOk"] else "not published"] += 1
+    options = page.locator("select.tier-filter option").all_inner_texts()
+    order = [t for t in ("A", "B", "C", "D", "F", "not published") if expected[t]]
+    assert options == [f"all ({len(slugs)})"] + [f"{t} ({expected[t]})" for t in order]
+    status = page.locator(".table-status")
+    assert status.inner_text() == f"{len(slugs)} rows"
+    tier = order[0]
+    page.locator("select.tier-filter").select_option(tier)
+    assert page.locator("#servers-table tbody tr:not([hidden])").count() == expected[tier]
+    assert status.inner_text() == f"Showing {expected[tier]} of {len(slugs)} rows."
+    page.locator(".table-filter input").fill("no such server anywhere")
+    assert page.locator("#servers-table tbody tr:not([hidden])").count() == 0
+    assert status.inner_text() == "No rows match."
+    assert page.locator('a[href$="downloads/servers.csv.gz"]').count() == 1
+    page.close()
+
+
+def _overflow(page: object) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")  # type: ignore[attr-defined]
+
+
+def test_not_scored_servers_and_tools_are_pages(small, browser) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    response = page.goto(small + "servers/fresh/")
+    assert response is not None and response.status == 200
+    assert page.locator("h1").inner_text() == "fresh"
+    assert "Not scored yet: only a tools/list has been captured" in page.locator("main p.notice").inner_text()
+    assert _overflow(page) <= 2
+    page.locator("a", has_text="brand_new").click()
+    assert page.url == small + "servers/fresh/tools/brand_new/"
+    assert "This tool has no score yet" in page.locator("main p.notice").inner_text()
+    assert _overflow(page) <= 2
+    # A scored server's unscored tool: a row on its page, and a page, not a 404.
+    page.goto(small + "servers/tunes/")
+    row = page.locator("table.data tr", has_text="frobnicate_tracks")
+    assert "not scored yet" in row.inner_text()
+    row.locator("a").click()
+    assert page.url == small + "servers/tunes/tools/frobnicate_tracks/"
+    assert page.locator("h1").inner_text() == "frobnicate_tracks"
+    assert _overflow(page) <= 2
+    violations = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert not violations
+    page.goto(small + "servers/")
+    row = page.locator("#servers-table tbody tr", has_text="fresh")
+    assert row.get_attribute("data-tier") == "not scored" and "not scored yet" in row.inner_text()
+    assert page.locator("select.tier-filter option", has_text="not scored (1)").count() == 1
+    page.close()
+
+
+def test_no_page_kind_is_wider_than_a_phone(site, browser) -> None:
+    """Every page kind, the search page with results among them, at 390 px: nothing wider than the
+    screen, and no table cell or chart label cut off by its container (a table scrolls instead)."""
+    base, kinds = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    failures = []
+    paths = [address(base, path) for template, path in sorted(kinds.items()) if template != "404.html"]
+    for url in [*paths, base + "search/?q=playlist"]:
+        page.goto(url, wait_until="networkidle")
+        if "search/?q=" in url:
+            page.wait_for_selector("#search-results li")
+        if _overflow(page) > 2:
+            failures.append(f"{url}: {_overflow(page)}px too wide")
+        clipped = page.evaluate("""() => [...document.querySelectorAll('main *')].filter((el) => {
+            const style = getComputedStyle(el);
+            // (a visually hidden table head, 1 px wide, is hidden on purpose)
+            return (style.overflowX === 'hidden' || style.overflowX === 'clip') && el.clientWidth > 1 &&
+                el.scrollWidth > el.clientWidth + 2;
+        }).map((el) => el.tagName + '.' + el.className).slice(0, 5)""")
+        if clipped:
+            failures.append(f"{url}: clipped {clipped}")
+        # Tables of long text stack their cells on a phone: none reaches past the screen's edge.
+        cut = page.evaluate("""() => [...document.querySelectorAll('table.stack tbody td, table.stack tbody th')]
+            .filter((cell) => cell.getBoundingClientRect().right > window.innerWidth + 2).length""")
+        if cut:
+            failures.append(f"{url}: {cut} table cells past the screen's edge")
+    page.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_statistics_tables_stay_in_their_column_at_desktop_width(site, browser) -> None:
+    base, kinds = site
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    failures = []
+    for template in ("flowmcp/index.html", "tdqs/home.html", "cleo/index.html"):
+        page.goto(address(base, kinds[template]), wait_until="networkidle")
+        spill = page.evaluate("""() => [...document.querySelectorAll('.grid-2 > *')].flatMap((cell) => {
+            const box = cell.getBoundingClientRect();
+            return [cell, ...cell.querySelectorAll('table')].filter((el) => el.getBoundingClientRect().right > box.right + 1)
+                .map((el) => el.tagName + ' ' + (el.caption ? el.caption.textContent : ''));
+        })""")
+        if spill:
+            failures.append(f"{template}: {spill}")
+    page.close()
+    assert not failures, failures
+
+
+def test_tool_charts_start_at_the_axis_and_a_big_server_gets_a_histogram(small, browser) -> None:
+    page = browser.new_page()
+    page.goto(small + "servers/syncer/", wait_until="networkidle")
+    page.wait_for_selector("table[data-plot] + figure .main-svg")
+    plot = "document.querySelector('table[data-plot] + figure .plot')"
+    assert page.evaluate(f"{plot}.layout.xaxis.range") == [0, 5]  # a bar of 1.0 is a bar
+    assert page.evaluate(f"{plot}.data[0].orientation") == "h"
+    page.goto(small + "servers/big/", wait_until="networkidle")
+    page.wait_for_selector("table[data-plot] + figure .main-svg")
+    trace = page.evaluate(f"{plot}.data[0]")
+    assert trace.get("orientation") != "h" and sum(trace["y"]) == 120
+    tdqs = [float(cell) for cell in page.locator("table[data-plot] tbody td:nth-child(2)").evaluate_all(
+        "(cells) => cells.map((c) => c.getAttribute('data-sort'))")]
+    assert dict(zip(trace["x"], trace["y"], strict=True)) == {
+        value: tdqs.count(value) for value in sorted(set(tdqs))
+    }
+    assert "histogram" in page.evaluate(f"{plot}.layout.title.text")
+    page.close()

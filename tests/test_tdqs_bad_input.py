@@ -74,7 +74,9 @@ def test_each_broken_capture_is_reported_and_the_rest_builds(tmp_path: Path) -> 
     liar_tool = api(writer, "api/servers/liar.json")["tools"][0]
     assert (liar_tool["tdqs"], liar_tool["tier"]) == (2.0, "C")
     assert [t["name"] for t in api(writer, "api/servers/dupes.json")["tools"]] == ["same"]
-    assert "servers/broken/index.html" not in writer.files
+    # A server whose every capture was rejected is not left out: its page says it is not scored, and why.
+    broken = writer.text("servers/broken/index.html")
+    assert "not scored yet" in broken and "2026-06-01T00-00-00Z.score.json: not valid JSON" in broken
     statuses = {f["file"]: f["status"] for f in api(writer, "build-report.json")["files"]}
     assert statuses["servers/broken/2026-06-01T00-00-00Z.score.json"] == "rejected"
     assert statuses["servers/good/2026-06-01T00-00-00Z.score.json"] == "accepted"

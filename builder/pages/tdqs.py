@@ -18,6 +18,7 @@ from builder.config import SiteConfig
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
+from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.pages.tdqs_views import (
     BadgeView,
     HomeContext,
@@ -27,6 +28,7 @@ from builder.pages.tdqs_views import (
     StatRow,
     TierRow,
     ToolContext,
+    UnscoredServerRow,
     provenance,
     server_context,
     server_scores,
@@ -35,7 +37,7 @@ from builder.pages.tdqs_views import (
 )
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
-from builder.publish.bulk import bulk_files
+from builder.publish.bulk import FOLDER, bulk_files
 from builder.sources.tdqs.reader import Server, ToolRecord
 from builder.stats.tdqs import registry_stats
 from builder.systems import SearchDoc
@@ -59,12 +61,6 @@ def nav(corpus: TdqsSection) -> list[NavItem]:
         NavItem("Rubric", urls.RUBRIC),
         NavItem("Data", publish.DOWNLOADS),
     ]
-
-
-def _dimension_label(row: StatRow) -> str:
-    if row.mean is None or row.smell_rate is None:
-        return ""
-    return f"{numbers.fixed(row.mean, 2)} · smells {numbers.percent(row.smell_rate)}"
 
 
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page, dict[str, Any]]:
@@ -101,8 +97,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
         ),
         dimension_chart=charts.bar(
             "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
-            x_title="mean score (1–5)", horizontal=True, range_=(1, 5),
-            text=[_dimension_label(d) for d in dimensions],
+            x_title="mean score (1–5)", horizontal=True, range_=(0, 5),
         ),
         histogram_chart=charts.histogram(
             "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],
@@ -125,9 +120,16 @@ def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Page:
                 shadowing_risks=row["shadowing_risks"], scored_at=row["generated_at"],
             )
         )
+    unscored = [
+        UnscoredServerRow(slug=s.slug, display_name=s.display_name, reason=s.reason, captured_at=s.captured_at,
+                          tool_count=s.tool_count)
+        for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug))
+    ]
+    total = len(rows) + len(unscored)
     return Page(
         urls.SERVERS, "tdqs/servers.html",
-        ServersContext(title="All servers", description=f"{len(rows)} MCP servers with their TDQS scores.", rows=rows),
+        ServersContext(title="All servers", description=f"{total} MCP servers with their TDQS scores.", rows=rows,
+                       unscored=unscored, csv_path=f"{FOLDER}/servers.csv.gz"),
     )
 
 
@@ -161,7 +163,7 @@ def tools_chart(server: Server) -> dict[str, Any]:
     tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
     return charts.bar(
         "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
-        x_title="TDQS", horizontal=True, range_=(1, 5),
+        x_title="TDQS", horizontal=True, range_=(0, 5),
         colours=[charts.TIER_COLOURS[t.checked.tier] for t in tools],
     )
 
@@ -191,6 +193,7 @@ def server_outputs(
             partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,
             key=key,
         )
+    yield from unscored_tool_pages(server)
 
 
 def _tool_context(server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView) -> ToolContext:
@@ -214,4 +217,5 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
 
 
 def search_docs(corpus: TdqsSection) -> Iterator[SearchDoc]:
-    return (summary.search for summary in corpus.summaries)
+    yield from (summary.search for summary in corpus.summaries)
+    yield from (summary.search for summary in corpus.unscored)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from builder import charts, urls
 from builder.config import SiteConfig
 from builder.pages.page import DataFile, Page, PageContext
-from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores
+from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores, tool_changes
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
 from builder.publish.bulk import DATASETS, FOLDER
 from builder.publish.feeds import FeedEntry, atom
@@ -106,11 +107,65 @@ def server_entries(server: Server) -> list[FeedEntry]:
     return entries
 
 
+class ToolChange(View):
+    """One tool's move between two consecutive captures of its server."""
+
+    name: str
+    slug: str | None
+    """Set when the tool has a page (it is in the server's current tools)."""
+    tdqs_before: float | None
+    tdqs_after: float | None
+    delta: float | None
+    """after − before, rounded to the tenth both are given in; None when the tool was added or removed."""
+    changes: list[str]
+
+
 class ChangeRow(View):
     server_slug: str
     server_name: str
     scored_at: str
     changes: list[str]
+    """The server-level lines (the overall tier)."""
+    overall_before: float | None
+    overall_after: float | None
+    overall_delta: float | None
+    """None when either capture's overall score is not published (below 80% coverage)."""
+    tools: list[ToolChange]
+
+
+def _delta(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None else round(after - before, 1)
+
+
+def change_rows(server: Server) -> list[ChangeRow]:
+    """Each capture that changed something, against the one before it: the overall score's net
+    delta, and every tool that moved with its TDQS delta and a link to its page."""
+    pages = {tool.name: tool.slug for tool in server.current.tools}
+    rows = []
+    for previous, capture in itertools.pairwise(server.captures):
+        before = {t.name: t for t in previous.tools}
+        after = {t.name: t for t in capture.tools}
+        tools = []
+        for name in sorted(set(before) | set(after)):
+            moved = tool_changes(before.get(name), after.get(name))
+            if not moved:
+                continue
+            old = before[name].checked.tdqs if name in before else None
+            new = after[name].checked.tdqs if name in after else None
+            tools.append(ToolChange(name=name, slug=pages.get(name), tdqs_before=old, tdqs_after=new,
+                                    delta=_delta(old, new), changes=moved))
+        old_scores, new_scores = server_scores(previous), server_scores(capture)
+        lines = []
+        if old_scores.overall_tier != new_scores.overall_tier:
+            lines.append(f"overall tier {old_scores.overall_tier or '—'} → {new_scores.overall_tier or '—'}")
+        if not tools and not lines:
+            continue
+        rows.append(ChangeRow(
+            server_slug=server.slug, server_name=server.display_name, scored_at=capture.generated_at,
+            changes=lines, overall_before=old_scores.overall_score, overall_after=new_scores.overall_score,
+            overall_delta=_delta(old_scores.overall_score, new_scores.overall_score), tools=tools,
+        ))
+    return rows
 
 
 class ChangesContext(PageContext):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
 from builder.pages.tdqs import server_outputs
 from builder.pages.tdqs_summary import ServerSummary, summarise
+from builder.pages.tdqs_unscored import UnscoredSummary, unscored_server_outputs, unscored_summary
 from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
 from builder.read_cache import ReadCache
@@ -45,6 +46,7 @@ from builder.sources.tdqs.reader import (
     report_clashes,
 )
 from builder.sources.tdqs.registry_index import compare_index
+from builder.sources.tdqs.unscored import UnscoredServer, read_unscored_server
 
 OWNED_FROM = 400
 """Below this many servers, forking readers costs more than it saves."""
@@ -60,6 +62,8 @@ class TdqsSection:
     """Each server's own pages and files: ordinary outputs, or `Owned` by the worker that read it."""
     badges: BadgeSet
     owners: Owners | None
+    unscored: list[UnscoredSummary] = field(default_factory=list)
+    """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
 
     @property
     def models(self) -> list[str]:
@@ -84,8 +88,11 @@ class _Chunk:
     """Each server's `_Entry`, pickled: what the parent needs of it (and what the cache keeps)."""
 
 
-_Entry = tuple[ServerSummary | None, list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge]]
-"""A server's summary (None when it has no usable capture), its outputs' (path, key, is a page),
+_Entry = tuple[
+    ServerSummary | UnscoredSummary | None, list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge]
+]
+"""A server's summary (an UnscoredSummary when it has no usable score, None when it is no server
+at all), its outputs' (path, key, is a page),
 the problems its files raised and the badges its pages show."""
 
 
@@ -111,10 +118,11 @@ class _Reading:
 
 
 def _outputs_of(files: layout.ServerFiles, digest: str, reading: _Reading, log: ProblemLog,
-                badges: BadgeSet) -> tuple[Server | None, list[Page | DataFile]]:
+                badges: BadgeSet) -> tuple[Server | UnscoredServer | None, list[Page | DataFile]]:
     server = read_server(files, reading.data_dir, log, digest)
     if server is None:
-        return None, []
+        unscored = read_unscored_server(files, reading.data_dir, log, digest)
+        return (unscored, list(unscored_server_outputs(unscored))) if unscored is not None else (None, [])
     return server, list(server_outputs(server, _problems_by_file(log), reading.config, badges))
 
 
@@ -123,9 +131,12 @@ def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, rendere
     log = ProblemLog()
     badges = BadgeSet()
     server, outputs = _outputs_of(files, digest, reading, log, badges)
-    summary = None
-    if server is not None:
+    summary: ServerSummary | UnscoredSummary | None = None
+    if isinstance(server, UnscoredServer):
+        summary = unscored_summary(server)
+    elif server is not None:
         summary = summarise(server)
+    if summary is not None:
         doc = summary.search
         # Rendered here, on the worker's core: the search document depends on the server alone.
         html = renderer.render_string(doc.template, doc=doc.context)
@@ -200,7 +211,9 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
             summary, planned, server_log, badges = entry
             log.merge(server_log)
             section.badges.add(badges)
-            if summary is not None:
+            if isinstance(summary, UnscoredSummary):
+                section.unscored.append(summary)
+            elif summary is not None:
                 section.summaries.append(summary)
             if owner >= 0:
                 section.outputs.extend(

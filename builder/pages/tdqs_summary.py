@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder import urls
-from builder.pages.tdqs_publish import ChangeRow, FeedEntry, server_entries
-from builder.pages.tdqs_views import ServerScores, server_history, server_scores
+from builder.pages.tdqs_publish import ChangeRow, FeedEntry, change_rows, server_entries
+from builder.pages.tdqs_views import ServerScores, server_scores
+from builder.search import compact_name
 from builder.sources.tdqs.reader import Server
 from builder.sources.tdqs.registry_index import IndexServer, index_server
 from builder.store.tdqs import ServerRows, server_rows
@@ -55,11 +56,7 @@ def summarise(server: Server) -> ServerSummary:
         newest=max(c.generated_at for c in server.captures),
         rows=server_rows(server),
         index_entry=index_server(server),
-        changes=[
-            ChangeRow(server_slug=server.slug, server_name=server.display_name, scored_at=point.scored_at,
-                      changes=point.changes)
-            for index, point in enumerate(server_history(server)) if index and point.changes
-        ],
+        changes=change_rows(server),
         feed=server_entries(server),
         search=search_doc(server, scores),
     )
@@ -75,16 +72,27 @@ def search_doc(server: Server, scores: ServerScores) -> SearchDoc:
         template="search/tdqs_server.html",
         context={
             "display_name": server.display_name,
+            "compact": compact_name(server.display_name),
             "about": server.meta.description,
             "tier_text": f"overall {scores.overall_tier} {scores.overall_score:.1f}" if scores.coverage_ok else "",
             "tools": [
                 {
                     "slug": tool.slug,
                     "name": tool.name,
+                    "compact": compact_name(tool.name),
                     "tier_text": f"TDQS {tool.checked.tier} {tool.checked.tdqs:.1f}",
                     "description": tool.definition.tool.description if tool.definition else None,
                 }
                 for tool in server.current.tools
+            ] + [
+                {
+                    "slug": server.unscored_slugs[name],
+                    "name": name,
+                    "compact": compact_name(name),
+                    "tier_text": "not scored yet",
+                    "description": definition.tool.description,
+                }
+                for name, definition in server.unscored_tools.items()
             ],
         },
     )

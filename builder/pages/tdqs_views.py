@@ -11,12 +11,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
-from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
+from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS, ToolDefinition
 from tdqs.round_half_up import round_half_up
 
 from builder import numbers
 from builder.checklist import Action, anchor_for, tool_actions
 from builder.pages.page import PageContext
+from builder.pages.tdqs_definitions import DefinitionChange, as_json, changes, first_seen, schema_text, summary
 from builder.problems import Problem
 from builder.server_advice import FixWorst, Pattern, server_advice
 from builder.sources.tdqs.models import CurrentScores as ServerScores
@@ -104,14 +105,45 @@ class Parameter(View):
     required: bool
     description: str | None
     enum: list[str] | None
+    """Each allowed value as JSON text (`"asc"`, `true`, `3`)."""
 
 
 class DefinitionView(View):
     title: str | None
     description: str | None
     parameters: list[Parameter]
-    annotations: dict[str, Any] | None
+    annotations: list[tuple[str, str]] | None
+    """(hint, value as JSON text), sorted by hint: `readOnlyHint: false`, never Python's `False`."""
     has_output_schema: bool
+    input_schema_json: str
+    """The raw input schema, pretty-printed, for a collapsed block on the tool's page."""
+
+
+class SiblingTool(View):
+    """Another tool of the same server, for the links on a tool's page."""
+
+    name: str
+    slug: str
+    tier: str | None
+    """None for a tool of the newest tools/list that has no score yet."""
+    tdqs: float | None
+
+
+class UnscoredToolRow(View):
+    """A tool in the newest tools/list without a score: a row and a page of its own."""
+
+    name: str
+    slug: str
+    reason: str
+
+
+class StaleView(View):
+    """Why a score is stale: the definition changed after it was scored."""
+
+    since_capture: str | None
+    since_date: str | None
+    """The first capture whose tools/list has the newest definition."""
+    changed: list[str]
 
 
 class CoherenceRow(View):
@@ -245,8 +277,20 @@ class ServerListRow(View):
     scored_at: str
 
 
+class UnscoredServerRow(View):
+    """A captured server without a usable score: a row of the list all the same."""
+
+    slug: str
+    display_name: str
+    reason: str
+    captured_at: str
+    tool_count: int
+
+
 class ServersContext(PageContext):
     rows: list[ServerListRow]
+    unscored: list[UnscoredServerRow]
+    csv_path: str
 
 
 class ServerContext(PageContext):
@@ -286,6 +330,8 @@ class ServerContext(PageContext):
     """Tools the server reports that have no score, named in `unscored` where a tools/list says which."""
     to_publish: int
     """More tools to score before description quality is published (0 once it is)."""
+    unscored_tools: list[UnscoredToolRow]
+    """Tools in the newest tools/list that have no score yet, each with a page."""
 
 
 class ToolContext(PageContext):
@@ -308,9 +354,16 @@ class ToolContext(PageContext):
     input_hash: str
     stale: bool
     latest_hash: str | None
+    stale_view: StaleView | None
     definition: DefinitionView | None
     actions: list[Action]
     """What to do, biggest gain first: the priced actions, then those the rubric cannot price."""
+    definition_changes: list[DefinitionChange]
+    """Newest first: what changed in the definition between captures, with a text diff."""
+    other_tools: list[SiblingTool]
+    """The server's other tools by name, at most OTHER_TOOLS of them."""
+    more_tools: int
+    """How many more the server has than `other_tools` shows."""
     history: list[HistoryPoint]
     history_chart: dict[str, Any] | None
     """When set, the history list carries `data-plot` and static/charts.js draws it from the list."""
@@ -381,9 +434,10 @@ def _type_of(schema: object) -> str:
 
 
 def definition_view(tool: ToolRecord) -> DefinitionView | None:
-    if tool.definition is None:
-        return None
-    definition = tool.definition.tool
+    return None if tool.definition is None else describe_definition(tool.definition.tool)
+
+
+def describe_definition(definition: ToolDefinition) -> DefinitionView:
     schema = definition.input_schema or {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     required = schema.get("required") if isinstance(schema.get("required"), list) else []
@@ -398,15 +452,17 @@ def definition_view(tool: ToolRecord) -> DefinitionView | None:
                 type=_type_of(prop_dict),
                 required=name in required,
                 description=description if isinstance(description, str) else None,
-                enum=[str(value) for value in enum] if isinstance(enum, list) else None,
+                enum=[as_json(value) for value in enum] if isinstance(enum, list) else None,
             )
         )
     return DefinitionView(
         title=definition.title,
         description=definition.description,
         parameters=parameters,
-        annotations=definition.annotations,
+        annotations=sorted((str(k), as_json(v)) for k, v in definition.annotations.items())
+        if definition.annotations else None,
         has_output_schema=bool(definition.output_schema),
+        input_schema_json=schema_text(definition),
     )
 
 
@@ -428,6 +484,9 @@ def _changes(before: ToolRecord | None, after: ToolRecord | None) -> list[str]:
     if before.checked.tier != after.checked.tier:
         changes.append(f"tier {before.checked.tier} → {after.checked.tier}")
     return changes
+
+
+tool_changes = _changes
 
 
 def tool_history(server: Server, name: str) -> list[HistoryPoint]:
@@ -605,7 +664,55 @@ def server_context(
         unscored=unscored,
         unscored_count=max(advice.unscored_count, len(unscored)),
         to_publish=advice.to_publish,
+        unscored_tools=unscored_rows(server),
     )
+
+
+def unscored_rows(server: Server) -> list[UnscoredToolRow]:
+    listed = server.tool_lists[-1] if server.tool_lists else None
+    when = f"{listed.captured_at[:10]} ({listed.capture_id})" if listed else ""
+    reason = (
+        f"listed in the tools/list of {when}, captured after the last scoring run"
+        if listed is not None and not listed.scored
+        else f"listed in the tools/list of {when}, but the score report has no score for it"
+    )
+    return [
+        UnscoredToolRow(name=name, slug=server.unscored_slugs[name], reason=reason)
+        for name in server.unscored_tools
+    ]
+
+
+OTHER_TOOLS = 50
+"""Links to other tools on a tool's page: enough to move around a server, bounded at registry scale."""
+
+
+def other_tools(server: Server, name: str) -> tuple[list[SiblingTool], int]:
+    links = [
+        SiblingTool(name=t.name, slug=t.slug, tier=t.checked.tier, tdqs=t.checked.tdqs)
+        for t in server.current.tools if t.name != name
+    ] + [
+        SiblingTool(name=n, slug=server.unscored_slugs[n], tier=None, tdqs=None)
+        for n in server.unscored_tools if n != name
+    ]
+    links.sort(key=lambda link: (link.name.lower(), link.name))
+    return links[:OTHER_TOOLS], max(0, len(links) - OTHER_TOOLS)
+
+
+def stale_view(server: Server, tool: ToolRecord) -> StaleView | None:
+    if not tool.stale or tool.latest_hash is None:
+        return None
+    since = first_seen(server, tool.name, tool.latest_hash)
+    latest = next(
+        (listed.definitions[tool.name] for listed in reversed(server.tool_lists)
+         if tool.name in listed.definitions and listed.definitions[tool.name].input_hash == tool.latest_hash),
+        None,
+    )
+    changed = (
+        summary(tool.definition.tool, latest.tool) if tool.definition is not None and latest is not None
+        else ["definition changed"]
+    )
+    return StaleView(since_capture=since[0] if since else None, since_date=since[1] if since else None,
+                     changed=changed)
 
 
 def tool_context(
@@ -614,6 +721,7 @@ def tool_context(
     capture = server.current
     score, stated = tool.checked.score, tool.checked.stated
     signals = score.context_signals.model_dump(by_alias=True)
+    others, more = other_tools(server, tool.name)
     return ToolContext(
         title=f"{tool.name} · {server.display_name}",
         description=(
@@ -653,8 +761,12 @@ def tool_context(
         input_hash=tool.input_hash,
         stale=tool.stale,
         latest_hash=tool.latest_hash,
+        stale_view=stale_view(server, tool),
         definition=definition_view(tool),
         actions=tool_actions(tool),
+        definition_changes=changes(server, tool.name),
+        other_tools=others,
+        more_tools=more,
         history=tool_history(server, tool.name),
         history_chart=history_chart,
         provenance=provenance(capture, server),

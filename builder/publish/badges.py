@@ -15,8 +15,10 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from builder.pages.page import DataFile
+from builder.tier_colours import NO_TIER, TIER_COLOURS
 
-COLOURS = {"A": "#1a7f37", "B": "#4d8f00", "C": "#9a6700", "D": "#bc4c00", "F": "#cf222e", None: "#6e7781"}
+COLOURS: dict[str | None, str] = {**TIER_COLOURS, None: NO_TIER}
+"""The site's one tier→colour map (builder.tier_colours), so a README badge matches the page."""
 SHIELDS_COLOURS = {"A": "brightgreen", "B": "green", "C": "yellow", "D": "orange", "F": "red", None: "lightgrey"}
 
 

@@ -8,7 +8,7 @@
 // plotly.min.js sits beside this file and is loaded only when the page has something to draw.
 (function () {
   "use strict";
-  var TIERS = { a: "#1a7f37", b: "#4d8f00", c: "#b08800", d: "#cf5f00", f: "#cf222e" };
+  var MAX_BARS = 60;
   var self = document.currentScript;
   var plotly = new URL("plotly.min.js", self ? self.src : document.baseURI).href;
 
@@ -16,6 +16,11 @@
   // names read from the page are third-party text, so they go in escaped and show as written.
   function plain(text) {
     return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  // The page's one tier→colour map: the --tiercolour-* custom properties base.html sets (builder/tier_colours.py).
+  function tierColour(tier) {
+    var style = getComputedStyle(document.documentElement);
+    return style.getPropertyValue("--tiercolour-" + (tier || "none")).trim() || style.getPropertyValue("--tiercolour-none").trim();
   }
   function child(node, className) {
     for (var i = 0; i < node.children.length; i++) {
@@ -56,14 +61,36 @@
     var rows = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
       var badge = row.cells[1].querySelector(".tier");
       var tier = badge ? (badge.className.match(/tier-([a-z]+)/) || [])[1] : "";
-      return { name: plain(row.cells[0].textContent.trim()), tdqs: parseFloat(row.cells[1].getAttribute("data-sort")), colour: TIERS[tier] || "#57606a" };
+      return { name: plain(row.cells[0].textContent.trim()), tdqs: parseFloat(row.cells[1].getAttribute("data-sort")), colour: tierColour(tier) };
     });
     rows.sort(function (p, q) { return p.tdqs - q.tdqs || (p.name < q.name ? -1 : p.name > q.name ? 1 : 0); });
+    if (rows.length > MAX_BARS) { return histogramFigure(table, rows); }
     return {
       target: figureFor(table, name, false),
       data: [{ type: "bar", orientation: "h", x: rows.map(function (r) { return r.tdqs; }), y: rows.map(function (r) { return r.name; }),
                marker: { color: rows.map(function (r) { return r.colour; }) } }],
-      layout: { title: { text: plain(name) }, xaxis: { range: [1, 5], title: { text: "TDQS" } }, yaxis: { autorange: "reversed" } }
+      // Bars start at the axis (0), so a tool scoring 1.0 still has a bar; one line of height per tool.
+      layout: { title: { text: plain(name) }, height: Math.max(240, 90 + 22 * rows.length),
+                xaxis: { range: [0, 5], title: { text: "TDQS" } }, yaxis: { autorange: "reversed" } }
+    };
+  }
+  // Past MAX_BARS tools a bar per tool is unreadable: a histogram of the tools' TDQS in tenths,
+  // each bar in its tier's colour (every value in a bar shares one tier).
+  function histogramFigure(table, rows) {
+    var counts = {};
+    rows.forEach(function (r) {
+      var key = r.tdqs.toFixed(1);
+      counts[key] = counts[key] || { count: 0, colour: r.colour };
+      counts[key].count += 1;
+    });
+    var keys = Object.keys(counts).sort(function (a, b) { return parseFloat(a) - parseFloat(b); });
+    var label = "TDQS of the " + rows.length + " tools (histogram)";
+    return {
+      target: figureFor(table, label, false),
+      data: [{ type: "bar", x: keys.map(parseFloat), y: keys.map(function (k) { return counts[k].count; }),
+               marker: { color: keys.map(function (k) { return counts[k].colour; }) } }],
+      layout: { title: { text: label }, bargap: 0.05, xaxis: { range: [0.95, 5.05], title: { text: "TDQS" } },
+                yaxis: { title: { text: "tools" }, rangemode: "tozero" } }
     };
   }
   function figures() {

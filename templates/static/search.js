@@ -6,6 +6,7 @@
   var moduleUrl = new URL(script.getAttribute("data-pagefind"), window.location.href).href;
   var pagefind = null;
   var latest = 0;
+  var RESULTS = 30;
 
   function plain(html) {
     return new DOMParser().parseFromString(html || "", "text/html").body.textContent || "";
@@ -23,28 +24,81 @@
     var link = document.createElement("a");
     link.href = url;
     link.textContent = title || url;
-    var text = document.createElement("p");
-    text.textContent = plain(excerpt);
     item.appendChild(link);
-    item.appendChild(text);
+    if (excerpt) {
+      var text = document.createElement("p");
+      text.textContent = plain(excerpt);
+      item.appendChild(text);
+    }
     return item;
   }
 
+  // Names compare without case and with `-`, `_`, `.`, `/` and spaces alike: `get_playlist`
+  // finds `get-playlist`.
+  function normal(text) {
+    return (text || "").toLowerCase().replace(/[\s\-_./]+/g, " ").trim();
+  }
+  // 0: the name is the query; 1: it starts with it; 2: it contains it; 3: Pagefind's match alone.
+  function nameRank(name, query) {
+    var a = normal(name), q = normal(query);
+    if (!q) { return 3; }
+    return a === q ? 0 : a.indexOf(q) === 0 ? 1 : a.indexOf(q) !== -1 ? 2 : 3;
+  }
+
+  var SHOWN_TOOLS = 5;
+
+  // Pagefind ranks documents (a server with its tools); a person searching a name wants that
+  // tool or server first. Hits are re-ranked by how their name matches the query, Pagefind's order
+  // kept within a rank. A server with more matching tools than shown lists the rest, collapsed.
   function show(results, query, status, list) {
     list.textContent = "";
-    var count = 0;
-    results.forEach(function (data) {
+    var hits = [];
+    results.forEach(function (data, order) {
+      var server = (data.meta && data.meta.title) || "";
       var tools = (data.sub_results || []).filter(function (sub) { return toolUrl(sub.url); });
-      tools.slice(0, 5).forEach(function (sub) {
-        list.appendChild(entry(toolUrl(sub.url), sub.title + " · " + ((data.meta && data.meta.title) || ""), sub.excerpt));
-        count += 1;
+      tools.forEach(function (sub, index) {
+        hits.push({ url: toolUrl(sub.url), name: sub.title, title: sub.title + " · " + server, excerpt: sub.excerpt,
+                    rank: nameRank(sub.title, query), order: order, index: index, server: data.url, serverName: server });
       });
-      if (!tools.length) {
-        list.appendChild(entry(data.url, data.meta && data.meta.title, data.excerpt));
-        count += 1;
+      if (!tools.length || nameRank(server, query) < 3) {
+        hits.push({ url: data.url, name: server, title: server || data.url, excerpt: data.excerpt,
+                    rank: nameRank(server, query), order: order, index: -1, server: data.url, serverName: server });
       }
     });
-    status.textContent = count ? count + " results for “" + query + "”" : "No results for “" + query + "”";
+    hits.sort(function (p, q) { return p.rank - q.rank || p.order - q.order || p.index - q.index; });
+    var shown = {}, rest = {}, restOrder = [];
+    hits.forEach(function (hit) {
+      var count = shown[hit.server] || 0;
+      if (hit.index >= 0 && hit.rank === 3 && count >= SHOWN_TOOLS) {
+        if (!rest[hit.server]) { rest[hit.server] = []; restOrder.push(hit); }
+        rest[hit.server].push(hit);
+        return;
+      }
+      shown[hit.server] = count + (hit.index >= 0 ? 1 : 0);
+      list.appendChild(entry(hit.url, hit.title, hit.excerpt));
+    });
+    restOrder.forEach(function (first) {
+      var more = rest[first.server];
+      var item = document.createElement("li");
+      var details = document.createElement("details");
+      var summary = document.createElement("summary");
+      summary.textContent = more.length + " more matching " + (more.length === 1 ? "tool" : "tools") + " of " + first.serverName;
+      details.appendChild(summary);
+      var inner = document.createElement("ul");
+      more.forEach(function (hit) {
+        var li = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = hit.url;
+        link.textContent = hit.name;
+        li.appendChild(link);
+        inner.appendChild(li);
+      });
+      details.appendChild(inner);
+      item.appendChild(details);
+      list.appendChild(item);
+    });
+    var count = hits.length;
+    status.textContent = count ? count + (count === 1 ? " result" : " results") + " for “" + query + "”" : "No results for “" + query + "”";
   }
 
   async function run(query, status, list) {
@@ -53,7 +107,18 @@
     if (!pagefind) { pagefind = await import(moduleUrl); await pagefind.init(); }
     var search = await pagefind.debouncedSearch(query, {}, 150);
     if (search === null || ticket !== latest) { return; }
-    var data = await Promise.all(search.results.slice(0, 20).map(function (r) { return r.data(); }));
+    // Documents naming a tool or server exactly carry its compact form (builder/search.py
+    // compact_name): searched too, and put first, they cannot drown among common words.
+    var compact = normal(query).replace(/ /g, "");
+    var named = compact && compact !== query.trim().toLowerCase() ? (await pagefind.search(compact)).results : [];
+    if (ticket !== latest) { return; }
+    var seen = {};
+    var results = named.slice(0, 10).concat(search.results).filter(function (r) {
+      if (seen[r.id]) { return false; }
+      seen[r.id] = true;
+      return true;
+    });
+    var data = await Promise.all(results.slice(0, RESULTS).map(function (r) { return r.data(); }));
     if (ticket === latest) { show(data, query, status, list); }
   }
 

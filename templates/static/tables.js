@@ -23,25 +23,96 @@
     });
     rows.forEach(function (row) { body.appendChild(row); });
   }
+  var TIER_ORDER = ["A", "B", "C", "D", "F"];
+  // The tiers of a table's rows (`data-tier`), A to F first, then other states in order of appearance.
+  function tierCounts(rows) {
+    var counts = {}, order = [];
+    rows.forEach(function (row) {
+      var tier = row.getAttribute("data-tier");
+      if (tier === null) { return; }
+      if (!(tier in counts)) { counts[tier] = 0; order.push(tier); }
+      counts[tier] += 1;
+    });
+    order.sort(function (a, b) {
+      var x = TIER_ORDER.indexOf(a), y = TIER_ORDER.indexOf(b);
+      return (x < 0 ? 99 : x) - (y < 0 ? 99 : y) || order.indexOf(a) - order.indexOf(b);
+    });
+    return order.map(function (tier) { return { tier: tier, count: counts[tier] }; });
+  }
+  function plural(count, word) { return count + " " + word + (count === 1 ? "" : "s"); }
+  // A text filter (tables of more than 8 rows), a tier filter with the count of each tier (tables
+  // marked data-tier-filter) and a live line saying how many rows are shown, or that none match.
   function addFilter(table) {
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    var tiers = table.hasAttribute("data-tier-filter") ? tierCounts(rows) : [];
     var wrap = document.createElement("div");
     wrap.className = "table-filter";
-    var label = document.createElement("label");
-    var input = document.createElement("input");
-    input.type = "search";
-    label.textContent = "Filter rows ";
-    label.appendChild(input);
-    wrap.appendChild(label);
+    var input = null, select = null;
+    if (rows.length > 8) {
+      var label = document.createElement("label");
+      input = document.createElement("input");
+      input.type = "search";
+      label.textContent = "Filter rows ";
+      label.appendChild(input);
+      wrap.appendChild(label);
+    }
+    if (tiers.length > 1) {
+      var tierLabel = document.createElement("label");
+      select = document.createElement("select");
+      select.className = "tier-filter";
+      tierLabel.textContent = "Show " + (table.getAttribute("data-tier-filter") || "tier") + " ";
+      var all = document.createElement("option");
+      all.value = "";
+      all.textContent = "all (" + rows.length + ")";
+      select.appendChild(all);
+      tiers.forEach(function (entry) {
+        var option = document.createElement("option");
+        option.value = entry.tier;
+        option.textContent = entry.tier + " (" + entry.count + ")";
+        select.appendChild(option);
+      });
+      tierLabel.appendChild(select);
+      wrap.appendChild(tierLabel);
+    }
+    if (!input && !select) { return; }
+    var status = document.createElement("p");
+    status.className = "table-status";
+    status.setAttribute("role", "status");
+    wrap.appendChild(status);
     var anchor = table.parentNode.classList.contains("table-wrap") ? table.parentNode : table;
     anchor.parentNode.insertBefore(wrap, anchor);
-    input.addEventListener("input", function () {
-      var needle = input.value.trim().toLowerCase();
-      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
-        row.hidden = needle !== "" && row.textContent.toLowerCase().indexOf(needle) === -1;
+    function apply() {
+      var needle = input ? input.value.trim().toLowerCase() : "";
+      var tier = select ? select.value : "";
+      var shown = 0;
+      rows.forEach(function (row) {
+        var keep = (needle === "" || row.textContent.toLowerCase().indexOf(needle) !== -1) &&
+          (tier === "" || row.getAttribute("data-tier") === tier);
+        row.hidden = !keep;
+        if (keep) { shown += 1; }
+      });
+      status.textContent = shown === 0 ? "No rows match." :
+        shown === rows.length ? plural(rows.length, "row") : "Showing " + shown + " of " + plural(rows.length, "row") + ".";
+    }
+    if (input) { input.addEventListener("input", apply); }
+    if (select) { select.addEventListener("change", apply); }
+    apply();
+  }
+  // A table.stack becomes one block per row on a phone (site.css): each cell is labelled with its
+  // column's heading, so no column is cut off past the screen's edge.
+  function labelCells(table) {
+    if (!table.tHead || !table.tHead.rows.length) { return; }
+    var labels = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        Array.prototype.forEach.call(row.cells, function (cell, index) {
+          if (cell.tagName === "TD" && labels[index]) { cell.setAttribute("data-label", labels[index]); }
+        });
       });
     });
   }
   function setup() {
+    document.querySelectorAll("table.stack").forEach(labelCells);
     // A table wider than a phone scrolls sideways; keyboard users must be able to scroll it too.
     document.querySelectorAll("table.data").forEach(function (table) {
       if (table.scrollWidth > table.clientWidth && !table.hasAttribute("tabindex")) { table.setAttribute("tabindex", "0"); }
@@ -56,7 +127,7 @@
         th.appendChild(button);
         button.addEventListener("click", function () { sortBy(table, index, th); });
       });
-      if (table.tBodies[0].rows.length > 8) { addFilter(table); }
+      addFilter(table);
     });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }

@@ -101,6 +101,19 @@ class Capture:
 
 
 @dataclass(frozen=True)
+class ToolList:
+    """One captured tools/list (a `<capture>.tools.json`), scored or not: the definitions the
+    server published at that time. They give a tool's definition history (what changed, since
+    when) and the tools of the newest tools/list that have no score."""
+
+    capture_id: str
+    captured_at: str
+    """The score's generatedAt, or the time in the capture id of a tools/list never scored."""
+    scored: bool
+    definitions: dict[str, Definition]
+
+
+@dataclass(frozen=True)
 class Server:
     server_id: str
     slug: str
@@ -111,6 +124,27 @@ class Server:
     digest: str = ""
     """Content hash of every file in the server's folder: the key of its pages for incremental
     rebuilds (builder.incremental)."""
+    tool_lists: tuple[ToolList, ...] = ()
+    """Every captured tools/list, oldest first."""
+    unscored_slugs: dict[str, str] = field(default_factory=dict)
+    """The page slug of each tool in the newest tools/list that the current capture did not score,
+    distinct from every scored tool's slug."""
+
+    @property
+    def newest_tools(self) -> dict[str, Definition]:
+        """The newest capture's tools/list (empty when the newest capture came without one)."""
+        if not self.tool_lists:
+            return {}
+        newest = self.tool_lists[-1]
+        if (newest.captured_at, newest.capture_id) < (self.current.generated_at, self.current.capture_id):
+            return {}  # a score captured later came without its tools/list
+        return newest.definitions
+
+    @property
+    def unscored_tools(self) -> dict[str, Definition]:
+        """Tools of the newest tools/list without a score in the current capture, in list order."""
+        scored = {tool.name for tool in self.current.tools}
+        return {name: d for name, d in self.newest_tools.items() if name not in scored}
 
     @property
     def current(self) -> Capture:
@@ -357,7 +391,7 @@ def read_server(
     )
     if not any(item.report for item in loaded):
         if server_files.captures:
-            log.add(folder_name, SYSTEM, "$", "no usable capture: the server is left out of the site")
+            log.add(folder_name, SYSTEM, "$", "no usable score: the server is listed as not scored yet")
         return None
     # The newest definition of each tool: a score made for another hash is stale.
     latest: dict[str, str] = {}
@@ -368,6 +402,10 @@ def read_server(
     slugs = distinct_slugs(tool.name for item in loaded for _, tool in item.kept)
     for name, given, holder in slug_clashes(slugs):
         log.add(folder_name, SYSTEM, "$", "tools " + clash_reason(name, given, holder), severity="warning")
+    listed = list((newest.definitions or {}).keys())
+    current = next(item for item in reversed(loaded) if item.report)
+    scored_now = {tool.name for _, tool in current.kept}
+    unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
     return Server(
         server_id=server_files.server_id,
         slug=server_files.slug or slug(server_files.server_id),
@@ -375,7 +413,30 @@ def read_server(
         captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
         unscored_definitions=unscored,
         digest=digest or folder_digest(server_files),
+        tool_lists=tuple(
+            ToolList(item.files.capture_id, item.order[0], item.report is not None, item.definitions)
+            for item in loaded if item.definitions is not None
+        ),
+        unscored_slugs=unscored_slugs,
     )
+
+
+def _unscored_slugs(names: list[str], scored: dict[str, str]) -> dict[str, str]:
+    """Page slugs for the tools of the newest tools/list without a score: a tool scored before keeps
+    its slug, and no new one takes a scored tool's (`-u2`, `-u3` … on a clash)."""
+    taken = set(scored.values())
+    fresh = distinct_slugs(name for name in names if name not in scored)
+    result = {}
+    for name in names:
+        if name in scored:
+            result[name] = scored[name]
+            continue
+        candidate, counter = fresh[name], 2
+        while candidate in taken:
+            candidate, counter = f"{fresh[name]}-u{counter}", counter + 1
+        taken.add(candidate)
+        result[name] = candidate
+    return result
 
 
 def folder_digest(server_files: layout.ServerFiles) -> str:
