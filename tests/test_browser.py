@@ -148,22 +148,19 @@ def test_charts_draw_and_plotly_loads_only_where_needed(site, browser) -> None:
     assert page.locator('script[src$="plotly.min.js"], script[src$="charts.js"]').count() == 0
     page.goto(address(base, kinds["rubric.html"]), wait_until="networkidle")
     assert page.evaluate("typeof window.Plotly") == "undefined"
-    # A server page draws its tools (from the table) and its history (from the list), numbers sent once.
+    # Server and tool pages draw theirs at build time too: a bar per tool and a point per capture.
     page.goto(base + "servers/sparrow-kubewise-mcp/", wait_until="networkidle")
-    page.wait_for_selector("table[data-plot] + figure .main-svg")
-    rows = page.locator("table[data-plot] tbody tr").count()
-    assert page.locator("table[data-plot] + figure .point").count() == rows
-    history = page.locator("ul[data-plot] > li").count()
-    page.wait_for_selector("figure:has(+ ul[data-plot]) .main-svg")
-    assert page.locator("figure:has(+ ul[data-plot]) .point").count() == history == 3
-    assert page.locator("script.plot-data").count() == 0
-    tool = page.locator("table[data-plot] tbody tr a").first.get_attribute("href")
+    rows = page.locator("table.tools tbody tr").count()
+    assert page.locator("#chart-tools svg.chart-svg rect").count() == rows
+    history = page.locator("#chart-history + ul > li").count()
+    assert page.locator("#chart-history svg.chart-svg circle").count() == history == 3
+    assert page.locator("script.plot-data, script[src$='plotly.min.js'], script[src$='charts.js']").count() == 0
+    tool = page.locator("table.tools tbody tr a").first.get_attribute("href")
     page.goto(base + "servers/sparrow-kubewise-mcp/" + tool, wait_until="networkidle")
-    page.wait_for_selector("figure:has(+ ul[data-plot]) .main-svg")
-    scores = [float(t.split()[-1]) for t in page.locator("ul[data-plot] > li > .tier").all_inner_texts()][::-1]
-    drawn = page.evaluate("document.querySelector('figure .plot').data[0].y")
+    scores = [float(t.split()[-1]) for t in page.locator("#chart-history + ul > li > .tier").all_inner_texts()][::-1]
+    drawn = [float(t.rsplit(": ", 1)[1]) for t in page.locator("#chart-history circle > title").all_text_contents()]
     assert drawn == scores and len(scores) >= 2
-    assert page.locator('script[src$="plotly.min.js"]').count() == 1  # loaded by charts.js itself
+    assert page.evaluate("typeof window.Plotly") == "undefined"
     page.close()
 
 
@@ -419,18 +416,21 @@ def test_statistics_tables_stay_in_their_column_at_desktop_width(site, browser) 
 def test_tool_charts_start_at_the_axis_and_a_big_server_gets_a_histogram(small, browser) -> None:
     page = browser.new_page()
     page.goto(small + "servers/syncer/", wait_until="networkidle")
-    page.wait_for_selector("table[data-plot] + figure .main-svg")
-    plot = "document.querySelector('table[data-plot] + figure .plot')"
-    assert page.evaluate(f"{plot}.layout.xaxis.range") == [0, 5]  # a bar of 1.0 is a bar
-    assert page.evaluate(f"{plot}.data[0].orientation") == "h"
+    bars = page.locator("#chart-tools svg rect")
+    widths = bars.evaluate_all("(rects) => rects.map((r) => r.getBBox().width)")
+    values = [float(t.rsplit(": ", 1)[1]) for t in page.locator("#chart-tools svg rect > title").all_text_contents()]
+    assert len(widths) == len(values) > 1
+    # From the axis: every bar's length is in proportion to its value (a bar of 1.0 is a fifth of 5.0).
+    ratio = widths[-1] / values[-1]
+    assert all(abs(w - v * ratio) < 1 for w, v in zip(widths, values, strict=True))
     page.goto(small + "servers/big/", wait_until="networkidle")
-    page.wait_for_selector("table[data-plot] + figure .main-svg")
-    trace = page.evaluate(f"{plot}.data[0]")
-    assert trace.get("orientation") != "h" and sum(trace["y"]) == 120
-    tdqs = [float(cell) for cell in page.locator("table[data-plot] tbody td:nth-child(2)").evaluate_all(
-        "(cells) => cells.map((c) => c.getAttribute('data-sort'))")]
-    assert dict(zip(trace["x"], trace["y"], strict=True)) == {
-        value: tdqs.count(value) for value in sorted(set(tdqs))
+    assert "histogram" in page.locator("#chart-tools svg .chart-title").text_content()
+    counts = {
+        float(t.rsplit(": ", 1)[0]): int(t.rsplit(": ", 1)[1])
+        for t in page.locator("#chart-tools svg rect > title").all_text_contents()
     }
-    assert "histogram" in page.evaluate(f"{plot}.layout.title.text")
+    tdqs = [float(cell) for cell in page.locator("table.tools tbody td:nth-child(2)").evaluate_all(
+        "(cells) => cells.map((c) => c.getAttribute('data-sort'))")]
+    assert sum(counts.values()) == 120 == len(tdqs)
+    assert counts == {value: tdqs.count(value) for value in sorted(set(tdqs))}
     page.close()

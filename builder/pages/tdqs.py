@@ -159,8 +159,22 @@ def server_api(server: Server) -> dict[str, Any]:
     }
 
 
+HISTOGRAM_FROM = 61
+"""From this many tools a bar per tool is unreadable: the chart becomes a histogram of tenths."""
+
+
 def tools_chart(server: Server) -> dict[str, Any]:
+    """A bar per tool, worst first, from the axis; past 60 tools a histogram of the tools' TDQS in
+    tenths, each bar in its tier's colour (every value in a bar shares one tier)."""
     tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
+    if len(tools) >= HISTOGRAM_FROM:
+        counts = Counter(t.checked.tdqs for t in tools)
+        tiers = {t.checked.tdqs: t.checked.tier for t in tools}
+        values = sorted(counts)
+        return charts.bar(
+            f"TDQS of the {len(tools)} tools (histogram)", [f"{v:.1f}" for v in values], [counts[v] for v in values],
+            x_title="TDQS", y_title="tools", colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
+        )
     return charts.bar(
         "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
         x_title="TDQS", horizontal=True, range_=(0, 5),
@@ -182,16 +196,14 @@ def server_outputs(
         feed = publish.server_feed_path(server)
         return server_context(server, file_problems, api_path, charts_, badge, feed)
 
-    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, charts=True, key=key)
+    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
     yield publish.server_feed(server, config)
-    appearances = Counter(tool.name for c in server.captures for tool in c.tools)
     for tool in capture.tools:
         tool_badge = publish.tool_badge(server, tool, config, badges)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
-            partial(_tool_context, server, tool, file_problems, tool_badge), charts=appearances[tool.name] > 1,
-            key=key,
+            partial(_tool_context, server, tool, file_problems, tool_badge), key=key,
         )
     yield from unscored_tool_pages(server)
 

@@ -319,9 +319,9 @@ class ServerContext(PageContext):
     notes: list[Note]
     api_path: str
     tools_chart: dict[str, Any]
-    """Not embedded: static/charts.js draws the bars from the tools table (`data-plot`)."""
+    """Drawn at build time as SVG beside the tools table (builder.chart_svg)."""
     history_chart: dict[str, Any] | None
-    """Not embedded either: when set, static/charts.js draws the history list (`data-plot`)."""
+    """Drawn at build time as SVG above the history list, when there are captures to compare."""
     badge: BadgeView
     feed_path: str
     unscored: list[str]
@@ -366,7 +366,7 @@ class ToolContext(PageContext):
     """How many more the server has than `other_tools` shows."""
     history: list[HistoryPoint]
     history_chart: dict[str, Any] | None
-    """When set, the history list carries `data-plot` and static/charts.js draws it from the list."""
+    """When set, drawn at build time as SVG above the history list (builder.chart_svg)."""
     provenance: Provenance
     notes: list[Note]
     badge: BadgeView
