@@ -41,7 +41,7 @@ REGISTRY_TOOLS = 228_369
 
 
 def snapshot_code(work: Path) -> tuple[Path, str]:
-    """A copy of `builder/` and `templates/` as they are now, which every step then runs.
+    """A copy of `builder/`, `templates/` and `scorecards_demo/` as they are now, which every step then runs.
 
     The build is being worked on while a full-scale run takes hours; without a snapshot, the
     cold build, the rebuild and the second cold build could measure three different programs.
@@ -50,7 +50,7 @@ def snapshot_code(work: Path) -> tuple[Path, str]:
     target = work / "code"
     if target.exists():
         shutil.rmtree(target)
-    for name in ("builder", "templates"):
+    for name in ("builder", "templates", "scorecards_demo"):
         shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     # Compiled now, so the first measured build does not pay for compiling every module.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(target / "builder")], check=True)
