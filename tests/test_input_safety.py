@@ -98,7 +98,10 @@ def test_json_that_parsers_disagree_on_is_reported_and_the_rest_builds(tmp_path:
     assert where == "$.tools[0].scores.purposeClarity" and "a boolean where a number is expected" in reason
     statuses = {f["file"]: f["status"] for f in built["files"]}
     assert statuses[big] == statuses[twice] == statuses[boolean] == "rejected"
-    assert not (out / "servers" / "boolean").exists()  # never scored as if `true` were 1
+    # Never scored as if `true` were 1: the server's page says it is not scored yet, with no grade
+    # (issue 23 makes a server without a usable capture a "not scored yet" page, not an absence).
+    page = (out / "servers" / "boolean" / "index.html").read_text(encoding="utf-8")
+    assert "Not scored yet" in page and 'class="tier tier-' not in page
     assert (out / "servers" / "srv" / "index.html").is_file()
 
 
