@@ -414,7 +414,8 @@ class BuildResult:
 
 
 def build(
-    data_dir: Path, out: Path, config: SiteConfig, progress: Progress | None = None, *, search: bool = True
+    data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
+    search: bool = True,
 ) -> BuildResult:
     """Builds `data_dir` into `out`, which is checked and locked first (builder.output): a build
     replaces only an empty or missing output or a previous scorecards site, and raises
