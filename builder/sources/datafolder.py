@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -79,24 +80,30 @@ def listing(folder: Path) -> list[os.DirEntry[str]]:
         return sorted(entries, key=lambda entry: entry.name)
 
 
-def subfolders(folder: Path, skipped: list[Path]) -> list[Path]:
-    """The real subfolders of `folder` (itself a real folder, else none), sorted, hidden ones left
-    out; links and special files met on the way are added to `skipped`."""
+def entries(folder: Path, wanted: Kind, name_ok: Callable[[str], bool], skipped: list[Path]) -> list[Path] | None:
+    """The entries of `folder` of kind `wanted` whose names pass `name_ok`, sorted; None when
+    `folder` is not a real folder. Links and special files met on the way (the folder itself, or
+    an entry with a wanted name) are added to `skipped`, never followed or opened."""
     found = kind(folder)
     if found != "folder":
         if skip_reason(found):
             skipped.append(folder)
-        return []
+        return None
     result = []
     for entry in listing(folder):
-        if entry.name.startswith("."):
+        if not name_ok(entry.name):
             continue
         entry_type = entry_kind(entry)
-        if entry_type == "folder":
+        if entry_type == wanted:
             result.append(folder / entry.name)
         elif skip_reason(entry_type):
             skipped.append(folder / entry.name)
     return result
+
+
+def subfolders(folder: Path, skipped: list[Path]) -> list[Path]:
+    """The real subfolders of `folder` (itself a real folder, else none), sorted, hidden ones left out."""
+    return entries(folder, "folder", lambda name: not name.startswith("."), skipped) or []
 
 
 def report_skipped(skipped: list[Path], data_dir: Path, system: str, log: ProblemLog) -> None:

@@ -26,7 +26,7 @@ from builder.numbers import exact_sum
 from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.cleo.models import GradeResult
 from builder.sources.cleo.rubric import is_gradable
-from builder.sources.datafolder import Unreadable, entry_kind, kind, listing, read_regular, skip_reason
+from builder.sources.datafolder import Unreadable, entries, read_regular
 from builder.sources.jsonfile import MAX_FILE_BYTES, parse_json, relative_name
 
 SYSTEM = "cleo"
@@ -56,21 +56,7 @@ def grade_files(data_dir: Path, skipped: list[Path] | None = None) -> list[Path]
     followed or opened (builder.sources.datafolder)."""
     folder = data_dir / FOLDER
     skipped = [] if skipped is None else skipped
-    found = kind(folder)
-    if found != "folder":
-        if skip_reason(found):
-            skipped.append(folder)
-        return None
-    files = []
-    for entry in listing(folder):
-        if not entry.name.endswith(".jsonl"):
-            continue
-        entry_type = entry_kind(entry)
-        if entry_type == "file":
-            files.append(folder / entry.name)
-        elif skip_reason(entry_type):
-            skipped.append(folder / entry.name)
-    return files
+    return entries(folder, "file", lambda name: name.endswith(".jsonl"), skipped)
 
 
 def read_grade_file(path: Path, data_dir: Path, log: ProblemLog) -> list[GradeLine]:
