@@ -132,6 +132,15 @@ BUILD_REPORT = "build-report.json"
 NOT_FOUND = "404.html"
 
 
+def server_list_page(view: str, number: int) -> str:
+    """Page `number` of the servers list in one of its views (an order, or a tier's rows). Page 1
+    of the default view is `servers/index.html`; the rest are under `servers-by/`, outside
+    `servers/`, so no server's slug can clash with one of them."""
+    if view == "score" and number == 1:
+        return SERVERS
+    return f"servers-by/{view}/index.html" if number == 1 else f"servers-by/{view}/{number}/index.html"
+
+
 def server_page(server_slug: str) -> str:
     return f"servers/{server_slug}/index.html"
 

@@ -18,17 +18,15 @@ from builder.config import SiteConfig
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
+from builder.pages.tdqs_server_list import server_list_outputs
 from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.pages.tdqs_views import (
     BadgeView,
     HomeContext,
     ServerContext,
-    ServerListRow,
-    ServersContext,
     StatRow,
     TierRow,
     ToolContext,
-    UnscoredServerRow,
     provenance,
     server_context,
     server_scores,
@@ -37,7 +35,7 @@ from builder.pages.tdqs_views import (
 )
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
-from builder.publish.bulk import FOLDER, bulk_files
+from builder.publish.bulk import bulk_files
 from builder.sources.tdqs.reader import Server, ToolRecord
 from builder.stats.tdqs import registry_stats
 from builder.systems import SearchDoc
@@ -105,32 +103,6 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
         ),
     )
     return Page(urls.HOME, "tdqs/home.html", context), stats.model_dump(mode="json", by_alias=True)
-
-
-def servers_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Page:
-    by_id = {server.server_id: server for server in corpus.summaries}
-    rows = []
-    for row in queries.run(con, "tdqs_server_list"):
-        server = by_id[row["server_id"]]
-        rows.append(
-            ServerListRow(
-                server_id=server.server_id, slug=server.slug, display_name=server.display_name,
-                description=server.description, scores=server.scores,
-                smelly_tools=row["smelly_tools"], flagged_tools=row["flagged_tools"],
-                shadowing_risks=row["shadowing_risks"], scored_at=row["generated_at"],
-            )
-        )
-    unscored = [
-        UnscoredServerRow(slug=s.slug, display_name=s.display_name, reason=s.reason, captured_at=s.captured_at,
-                          tool_count=s.tool_count)
-        for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug))
-    ]
-    total = len(rows) + len(unscored)
-    return Page(
-        urls.SERVERS, "tdqs/servers.html",
-        ServersContext(title="All servers", description=f"{total} MCP servers with their TDQS scores.", rows=rows,
-                       unscored=unscored, csv_path=f"{FOLDER}/servers.csv.gz"),
-    )
 
 
 def server_api(server: Server) -> dict[str, Any]:
@@ -218,7 +190,7 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     home, stats = home_page(con, corpus)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
-    yield servers_page(con, corpus)
+    yield from server_list_outputs(con, corpus)
     yield rubric_page()
     yield publish.changes_page([row for s in corpus.summaries for row in s.changes])
     yield publish.downloads_page()

@@ -265,34 +265,6 @@ class HomeContext(PageContext):
     histogram_chart: dict[str, Any]
 
 
-class ServerListRow(View):
-    server_id: str
-    slug: str
-    display_name: str
-    description: str | None
-    scores: ServerScores
-    smelly_tools: int
-    flagged_tools: int
-    shadowing_risks: int
-    scored_at: str
-
-
-class UnscoredServerRow(View):
-    """A captured server without a usable score: a row of the list all the same."""
-
-    slug: str
-    display_name: str
-    reason: str
-    captured_at: str
-    tool_count: int
-
-
-class ServersContext(PageContext):
-    rows: list[ServerListRow]
-    unscored: list[UnscoredServerRow]
-    csv_path: str
-
-
 class ServerContext(PageContext):
     server_id: str
     slug: str
