@@ -98,6 +98,153 @@
     if (select) { select.addEventListener("change", apply); }
     apply();
   }
+  // A list cut into pages (builder/pages/tdqs_server_list.py): the page holds one page of rows, and
+  // the whole list is in the JSON file named by data-list, loaded only when the visitor first sorts
+  // or filters. Its rows carry the same cell texts the pages show; the script only lays them out.
+  var SHOWN = 100;
+  function wholeList(table) {
+    var body = table.tBodies[0];
+    var original = Array.prototype.slice.call(body.rows);
+    var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    var numeric = headers.map(function (th) { return th.classList.contains("num"); });
+    var root = (table.getAttribute("data-root") || "").replace(/index\.html$/, "");
+    var onlyTier = table.getAttribute("data-list-tier");
+    var pagers = document.querySelectorAll("nav.pager");
+    var list = null, loading = null, matches = [], shown = 0, sortIndex = -1, ascending = false;
+    var wrap = document.createElement("div");
+    wrap.className = "table-filter";
+    var label = document.createElement("label");
+    var input = document.createElement("input");
+    input.type = "search";
+    label.textContent = "Find a server ";
+    label.appendChild(input);
+    wrap.appendChild(label);
+    var status = document.createElement("p");
+    status.className = "table-status";
+    status.setAttribute("role", "status");
+    wrap.appendChild(status);
+    var more = document.createElement("button");
+    more.type = "button";
+    more.className = "more";
+    more.textContent = "Show " + SHOWN + " more";
+    more.hidden = true;
+    var anchor = table.parentNode.classList.contains("table-wrap") ? table.parentNode : table;
+    anchor.parentNode.insertBefore(wrap, anchor);
+    anchor.parentNode.insertBefore(more, anchor.nextSibling);
+    function load() {
+      if (!loading) {
+        status.textContent = "Loading the whole list…";
+        loading = fetch(table.getAttribute("data-list")).then(function (response) {
+          if (!response.ok) { throw new Error(response.status + " " + response.statusText); }
+          return response.json();
+        }).then(function (data) { list = data.rows; return list; }, function (error) {
+          loading = null;
+          status.textContent = "The whole list could not be loaded (" + error.message + ").";
+          throw error;
+        });
+      }
+      return loading;
+    }
+    function cellNode(values, index) {
+      var td = document.createElement("td");
+      var sort = values[0], text = values[1], tier = values[2], state = values[3], datetime = values[4], prefix = values[5];
+      if (numeric[index]) { td.className = "num"; } else if (datetime) { td.className = "date"; }
+      td.setAttribute("data-sort", String(sort));
+      if (prefix) { td.appendChild(document.createTextNode(prefix)); }
+      var inner;
+      if (tier) {
+        inner = document.createElement("span");
+        inner.className = "tier tier-" + tier.toLowerCase();
+        inner.textContent = tier + " " + text;
+      } else if (state) {
+        inner = document.createElement("span");
+        inner.className = "state";
+        inner.textContent = text;
+      } else if (datetime) {
+        inner = document.createElement("time");
+        inner.setAttribute("datetime", datetime);
+        inner.textContent = text;
+      } else {
+        inner = document.createTextNode(text);
+      }
+      td.appendChild(inner);
+      return td;
+    }
+    function rowNode(row) {
+      var tr = document.createElement("tr");
+      tr.setAttribute("data-tier", row[2]);
+      var first = document.createElement("td");
+      var link = document.createElement("a");
+      link.href = root + row[0].replace(/index\.html$/, "");
+      link.textContent = row[1];
+      first.appendChild(link);
+      if (row[3]) {
+        first.appendChild(document.createElement("br"));
+        var small = document.createElement("small");
+        small.textContent = row[3];
+        first.appendChild(small);
+      }
+      tr.appendChild(first);
+      row[4].forEach(function (values, index) { tr.appendChild(cellNode(values, index + 1)); });
+      return tr;
+    }
+    function key(row, index) { return index === 0 ? row[1].toLowerCase() : row[4][index - 1][0]; }
+    function showMore() {
+      var end = Math.min(matches.length, shown + SHOWN);
+      for (var i = shown; i < end; i += 1) { body.appendChild(rowNode(matches[i])); }
+      shown = end;
+      more.hidden = shown >= matches.length;
+      status.textContent = matches.length === 0 ? "No servers match." :
+        "Showing " + shown + " of " + plural(matches.length, "server") + (onlyTier ? " in tier " + onlyTier : "") + ".";
+    }
+    function apply() {
+      var needle = input.value.trim().toLowerCase();
+      if (needle === "" && sortIndex < 0) {  // back to the page as it was built
+        while (body.firstChild) { body.removeChild(body.firstChild); }
+        original.forEach(function (row) { body.appendChild(row); });
+        pagers.forEach(function (nav) { nav.hidden = false; });
+        more.hidden = true;
+        status.textContent = "";
+        return;
+      }
+      load().then(function (rows) {
+        matches = rows.filter(function (row) {
+          return (!onlyTier || row[2] === onlyTier) && (needle === "" || row[1].toLowerCase().indexOf(needle) !== -1);
+        });
+        if (sortIndex >= 0) {
+          matches = matches.map(function (row, position) { return [row, position]; });
+          matches.sort(function (a, b) {
+            var x = key(a[0], sortIndex), y = key(b[0], sortIndex);
+            var order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
+            return order * (ascending ? 1 : -1) || a[1] - b[1];
+          });
+          matches = matches.map(function (pair) { return pair[0]; });
+        }
+        while (body.firstChild) { body.removeChild(body.firstChild); }
+        pagers.forEach(function (nav) { nav.hidden = true; });
+        shown = 0;
+        showMore();
+      }, function () {});
+    }
+    headers.forEach(function (th, index) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      button.textContent = th.textContent.trim();
+      while (th.firstChild) { th.removeChild(th.firstChild); }
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        ascending = sortIndex === index ? !ascending : index === 0;
+        sortIndex = index;
+        headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        apply();
+      });
+    });
+    var timer = null;
+    input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
+    more.addEventListener("click", showMore);
+  }
   // A table.stack becomes one block per row on a phone (site.css): each cell is labelled with its
   // column's heading, so no column is cut off past the screen's edge.
   function labelCells(table) {
@@ -119,6 +266,7 @@
     });
     document.querySelectorAll("table.sortable").forEach(function (table) {
       if (!table.tHead || !table.tBodies[0]) { return; }
+      if (table.hasAttribute("data-list")) { wholeList(table); return; }
       Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
         var button = document.createElement("button");
         button.type = "button";
