@@ -168,15 +168,23 @@ def change_rows(server: Server) -> list[ChangeRow]:
     return rows
 
 
+CHANGES_SHOWN = 100
+"""The changes page keeps a recent window, so it stays light however large the registry: the
+full history is every capture's scores in the bulk data (`tool-scores-history`)."""
+
+
 class ChangesContext(PageContext):
     rows: list[ChangeRow]
+    total: int
+    """How many changes the corpus holds, of which `rows` are the newest."""
+    history_path: str
 
 
 def changes_page(rows: list[ChangeRow]) -> Page:
-    rows = sorted(rows, key=lambda r: (r.scored_at, r.server_slug), reverse=True)
+    newest = sorted(rows, key=lambda r: (r.scored_at, r.server_slug), reverse=True)[:CHANGES_SHOWN]
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
-        title="Recent changes", description="What moved between the two latest captures of every server.",
-        rows=rows[:500]))
+        title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
+        rows=newest, total=len(rows), history_path=f"{FOLDER}/tool-scores-history.csv.gz"))
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:
