@@ -1,6 +1,7 @@
-"""The servers list of a corpus larger than one page: pages of at most 100 rows in each order and
-tier, next/previous links, tier counts over the whole list, and, in a real browser, filtering and
-sorting over the whole list from its JSON index. Every expectation is computed here from each
+"""Long lists stay light: the servers list of a corpus larger than one page is pages of at most 100
+rows in each order and tier, with next/previous links, tier counts over the whole list, and, in a
+real browser, filtering and sorting over the whole list from its JSON index; the changes page keeps
+the newest 100 changes and links the full history. Every expectation is computed here from each
 server's own API file, never from the builder's list code."""
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ PER_PAGE = 100
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("paged")
-    generate_demo(root / "data", servers=SERVERS, tools=700, seed=11, workers=1)
+    generate_demo(root / "data", servers=SERVERS, tools=700, seed=11, history_share=1.0, workers=1)
     build(root / "data", root / "site", SiteConfig(base_url="/"))
     return root / "site"
 
@@ -186,3 +187,17 @@ def test_the_pages_work_without_javascript(site: Path, browser) -> None:
         assert page.url == base + "servers-by/tools/"
         assert page.locator("#servers-table tbody tr").count() == PER_PAGE
         context.close()
+
+
+def test_the_changes_page_keeps_the_newest_100_and_links_the_full_history(site: Path) -> None:
+    later = {(slug, c["scoredAt"]) for slug, api in _servers(site).items() for c in api["captures"][1:]}
+    html = (site / "changes" / "index.html").read_text(encoding="utf-8")
+    body = html.split("<tbody>")[1].split("</tbody>")[0]
+    rows = re.findall(r'<tr><td data-sort="([^"]+)">[^<]*</td><td><a href="\.\./servers/([^/]+)/">', body)
+    assert len(rows) == 100
+    assert all((slug, when) in later for when, slug in rows)  # each a later capture of its server
+    assert [when for when, _ in rows] == sorted((when for when, _ in rows), reverse=True)
+    total = int(re.search(r"newest 100 of ([\d,]+) changes", html).group(1).replace(",", ""))
+    assert 100 < total <= len(later)
+    assert 'href="../downloads/tool-scores-history.csv.gz"' in html
+    assert (site / "downloads" / "tool-scores-history.csv.gz").is_file()
