@@ -47,7 +47,8 @@ def first(folder: Path, pattern: str) -> str | None:
 def pages(site: Path, scale: bool) -> dict[str, str]:
     """One page of each kind: name → path below the site root."""
     if scale:
-        wanted = {"home": "", "servers list": "servers/", "changes": "changes/"}
+        wanted = {"home": "", "servers list": "servers/", "list, page 5 by name": "servers-by/name/5/",
+                  "changes": "changes/"}
         return {name: path for name, path in wanted.items() if (site / path / "index.html").is_file()}
     kinds = {
         "home": "",

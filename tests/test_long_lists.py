@@ -201,3 +201,16 @@ def test_the_changes_page_keeps_the_newest_100_and_links_the_full_history(site: 
     assert 100 < total <= len(later)
     assert 'href="../downloads/tool-scores-history.csv.gz"' in html
     assert (site / "downloads" / "tool-scores-history.csv.gz").is_file()
+
+
+def test_the_site_feed_keeps_a_recent_window_and_links_the_full_history(site: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    captures = [c["scoredAt"] for api in _servers(site).values() for c in api["captures"]]
+    feed = ET.fromstring((site / "feed.xml").read_bytes())
+    updated = [entry.find(f"{atom}updated").text for entry in feed.findall(f"{atom}entry")]
+    assert len(captures) > 100 and len(updated) == 100
+    assert updated == sorted(captures, reverse=True)[:100]
+    related = [link.get("href") for link in feed.findall(f"{atom}link") if link.get("rel") == "related"]
+    assert related == ["/downloads/tool-scores-history.csv.gz"]

@@ -168,6 +168,8 @@ def change_rows(server: Server) -> list[ChangeRow]:
     return rows
 
 
+HISTORY = f"{FOLDER}/tool-scores-history.csv.gz"
+"""Every tool's scores in every capture: the full history behind the changes page and the feed."""
 CHANGES_SHOWN = 100
 """The changes page keeps a recent window, so it stays light however large the registry: the
 full history is every capture's scores in the bulk data (`tool-scores-history`)."""
@@ -184,7 +186,7 @@ def changes_page(rows: list[ChangeRow]) -> Page:
     newest = sorted(rows, key=lambda r: (r.scored_at, r.server_slug), reverse=True)[:CHANGES_SHOWN]
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
         title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
-        rows=newest, total=len(rows), history_path=f"{FOLDER}/tool-scores-history.csv.gz"))
+        rows=newest, total=len(rows), history_path=HISTORY))
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:
@@ -195,7 +197,7 @@ def server_feed(server: Server, config: SiteConfig) -> DataFile:
 
 
 def site_feed(entries: list[FeedEntry], config: SiteConfig) -> DataFile:
-    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, entries, config))
+    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, entries, config, history=HISTORY))
 
 
 class DownloadsContext(PageContext):

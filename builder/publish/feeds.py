@@ -37,7 +37,10 @@ class FeedEntry:
     summary: str
 
 
-def atom(title: str, feed_path: str, entries: Sequence[FeedEntry], config: SiteConfig) -> str:
+def atom(title: str, feed_path: str, entries: Sequence[FeedEntry], config: SiteConfig, history: str | None = None
+         ) -> str:
+    """The newest MAX_ENTRIES entries; `history`, the output path of the full history (a download),
+    is linked as the feed's `related` link, since a feed reader sees only the recent window."""
     ordered = sorted(entries, key=lambda e: (e.updated, e.key), reverse=True)[:MAX_ENTRIES]
     base = config.absolute_base if config.has_absolute_base else config.base_path
     updated = ordered[0].updated if ordered else "1970-01-01T00:00:00Z"
@@ -51,6 +54,8 @@ def atom(title: str, feed_path: str, entries: Sequence[FeedEntry], config: SiteC
         f"<link rel=\"alternate\" type=\"text/html\" href={quoteattr(urls.absolute(base, urls.HOME))}/>",
         f"<author><name>{xml_text(config.title)}</name></author>",
     ]
+    if history is not None:
+        lines.insert(-1, f"<link rel=\"related\" href={quoteattr(urls.absolute(base, history))}/>")
     for entry in ordered:
         lines += [
             "<entry>",
