@@ -111,8 +111,8 @@ class ToolChange(View):
     """One tool's move between two consecutive captures of its server."""
 
     name: str
-    slug: str | None
-    """Set when the tool has a page (it is in the server's current tools)."""
+    page: str | None
+    """The tool's page, when it has one (it is in the server's current tools)."""
     tdqs_before: float | None
     tdqs_after: float | None
     delta: float | None
@@ -122,6 +122,7 @@ class ToolChange(View):
 
 class ChangeRow(View):
     server_slug: str
+    server_page: str
     server_name: str
     scored_at: str
     changes: list[str]
@@ -140,7 +141,7 @@ def _delta(before: float | None, after: float | None) -> float | None:
 def change_rows(server: Server) -> list[ChangeRow]:
     """Each capture that changed something, against the one before it: the overall score's net
     delta, and every tool that moved with its TDQS delta and a link to its page."""
-    pages = {tool.name: tool.slug for tool in server.current.tools}
+    pages = {tool.name: urls.tool_page(server.slug, tool.slug) for tool in server.current.tools}
     rows = []
     for previous, capture in itertools.pairwise(server.captures):
         before = {t.name: t for t in previous.tools}
@@ -152,7 +153,7 @@ def change_rows(server: Server) -> list[ChangeRow]:
                 continue
             old = before[name].checked.tdqs if name in before else None
             new = after[name].checked.tdqs if name in after else None
-            tools.append(ToolChange(name=name, slug=pages.get(name), tdqs_before=old, tdqs_after=new,
+            tools.append(ToolChange(name=name, page=pages.get(name), tdqs_before=old, tdqs_after=new,
                                     delta=_delta(old, new), changes=moved))
         old_scores, new_scores = server_scores(previous), server_scores(capture)
         lines = []
@@ -161,7 +162,8 @@ def change_rows(server: Server) -> list[ChangeRow]:
         if not tools and not lines:
             continue
         rows.append(ChangeRow(
-            server_slug=server.slug, server_name=server.display_name, scored_at=capture.generated_at,
+            server_slug=server.slug, server_page=urls.server_page(server.slug), server_name=server.display_name,
+            scored_at=capture.generated_at,
             changes=lines, overall_before=old_scores.overall_score, overall_after=new_scores.overall_score,
             overall_delta=_delta(old_scores.overall_score, new_scores.overall_score), tools=tools,
         ))
