@@ -132,7 +132,7 @@ class SearchIndex:
             [str(pagefind_executable()), "--service"], cwd=self.source,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
         )
-        self._service = _Service(self._process, sorted(self._kept), self.source, self.output)
+        self._service = _Service(self._process, sorted(self._kept), self.source)
 
     def wait(self) -> None:
         try:
@@ -143,12 +143,22 @@ class SearchIndex:
             assert self._errors is not None
             failure = self._service.finish()
             code = self._process.wait()
+            if failure is None and self._service.files is None:
+                failure = "no index came back"
             if failure is not None or code != 0:
                 self._errors.seek(0)
                 message = self._errors.read().decode("utf-8", "replace").strip()
                 raise SearchIndexError(f"pagefind failed ({code}): {failure or ''} {message}".strip())
+            self._write(self._service.files or [])
         finally:
             self.close()
+
+    def _write(self, files: list[tuple[str, bytes]]) -> None:
+        """The index's files into `output`, each path checked as every output path is."""
+        for path, content in sorted(files):
+            target = self.output / check_output_path(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
 
     def close(self) -> None:
         """Stops a run still going (a build that failed meanwhile); the source folder is kept for
@@ -173,21 +183,29 @@ def pagefind_executable() -> Path:
 
 class _Service:
     """One Pagefind service run: a thread sends the documents (a new index, one `AddFile` per
-    document in the order given, then `WriteFiles`), another reads the replies, so neither pipe
+    document in the order given, then `GetFiles`), another reads the replies, so neither pipe
     fills up while the build goes on. Messages are base64 JSON ended by a comma, as the `pagefind`
-    package's own client sends them."""
+    package's own client sends them.
 
-    def __init__(self, process: subprocess.Popen[bytes], paths: list[str], source: Path, output: Path) -> None:
+    The index comes back in the `GetFiles` reply and is written here, not by Pagefind's
+    `WriteFiles`: Pagefind writes through tokio files, whose last writes may still be in flight
+    when it replies, and the service exits as soon as its input closes. A build under load once
+    shipped an empty `wasm.unknown.pagefind` that way (a rebuild against a cold build, 1 of 30,534
+    files differing)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], paths: list[str], source: Path) -> None:
         self._process = process
         self._last = len(paths) + 2
         self._failures: list[str] = []
+        self.files: list[tuple[str, bytes]] | None = None
+        """The index's files (path below the index folder, content), once Pagefind sent them."""
         self._done = threading.Event()
-        self._sender = threading.Thread(target=self._send_all, args=(paths, source, output), daemon=True)
+        self._sender = threading.Thread(target=self._send_all, args=(paths, source), daemon=True)
         self._reader = threading.Thread(target=self._read_all, daemon=True)
         self._reader.start()
         self._sender.start()
 
-    def _send_all(self, paths: list[str], source: Path, output: Path) -> None:
+    def _send_all(self, paths: list[str], source: Path) -> None:
         assert self._process.stdin is not None
         pipe = self._process.stdin
         try:
@@ -196,7 +214,7 @@ class _Service:
                 content = (source / path).read_bytes().decode("utf-8", "replace")
                 _send(pipe, number, {"type": "AddFile", "index_id": 0, "file_path": path, "url": None,
                                      "file_contents": content})
-            _send(pipe, self._last, {"type": "WriteFiles", "index_id": 0, "output_path": str(output)})
+            _send(pipe, self._last, {"type": "GetFiles", "index_id": 0})
             pipe.flush()
         except OSError as error:  # the service died: its exit status and stderr say why
             self._failures.append(f"could not send the documents: {error}")
@@ -217,6 +235,8 @@ class _Service:
                 if payload.get("type") == "Error":
                     self._failures.append(str(payload.get("message")))
                 if reply.get("message_id") == self._last:
+                    if payload.get("type") == "GetFiles":
+                        self.files = [(f["path"], base64.b64decode(f["content"])) for f in payload["files"]]
                     self._done.set()
         self._done.set()
 
