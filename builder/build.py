@@ -26,8 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import plotly
-
 from builder import urls
 from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
@@ -50,7 +48,6 @@ SiteWriter = FolderWriter | TarWriter
 """The writers a build publishes through: a folder, or a GitHub Pages artifact tar (`-o site.tar`)."""
 
 Progress = Callable[[str, int, int], None]
-PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 
 
 @dataclass
@@ -220,9 +217,7 @@ def build_report_json(log: ProblemLog) -> str:
 
 
 def static_files() -> list[tuple[str, Path]]:
-    files = [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
-    files.append(("static/plotly.min.js", PLOTLY_JS))
-    return files
+    return [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
 
 
 PARALLEL_FROM = 2000
