@@ -29,6 +29,7 @@ from typing import Any
 from builder import urls
 from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
+from builder.grading_system import GradingSystem
 from builder.heap import kept, settle
 from builder.incremental import Manifest, cache_folder, engine_key
 from builder.links import LinkLog
@@ -39,9 +40,9 @@ from builder.pages.page import DataFile, NavItem, Output, Owned, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
-from builder.search import SearchIndex
+from builder.search import SearchDoc, SearchIndex
 from builder.store.tables import connect, load_rows
-from builder.systems import GradingSystem, SearchDoc, all_systems
+from builder.systems import all_systems
 from builder.write import FolderWriter, Writer
 
 SiteWriter = FolderWriter | TarWriter

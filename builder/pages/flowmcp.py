@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from builder import queries, urls
 from builder.config import SiteConfig
+from builder.grading_system import GradingSystem
 from builder.pages import flowmcp_stats
 from builder.pages.flowmcp_stats import FlowStats
 from builder.pages.flowmcp_views import (
@@ -46,7 +47,6 @@ from builder.sources.flowmcp.records import Rollup
 from builder.sources.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.sources.flowmcp.reports import ReportSet
 from builder.store import flowmcp as store
-from builder.systems import GradingSystem
 from builder.urls import slug
 
 PROBLEMS_SHOWN = 50
