@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import duckdb
 from tdqs import COHERENCE_DIMENSIONS, SPEC_VERSION, TIERS, TOOL_DIMENSIONS
@@ -18,6 +18,7 @@ from builder.config import SiteConfig
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
+from builder.pages.tdqs_corpus import TdqsSection
 from builder.pages.tdqs_server_list import server_list_outputs
 from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.pages.tdqs_views import (
@@ -36,12 +37,9 @@ from builder.pages.tdqs_views import (
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
+from builder.search import SearchDoc
 from builder.sources.tdqs.reader import Server, ToolRecord
 from builder.stats.tdqs import registry_stats
-from builder.systems import SearchDoc
-
-if TYPE_CHECKING:
-    from builder.pages.tdqs_section import TdqsSection
 
 
 def api_json(document: Any, *, compact: bool = False) -> str:
