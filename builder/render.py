@@ -49,6 +49,8 @@ class Renderer:
         self.env.globals.update(
             url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site,
             tier_css=tier_colours.css(),
+            # The output paths of the pages templates link to (builder.urls): a template never spells one.
+            server_page=urls.server_page, tool_page=urls.tool_page, download_file=urls.download_file,
         )
 
     def render(self, page: Page) -> str:
