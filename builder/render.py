@@ -3,7 +3,6 @@ filters templates need. One Renderer per build; rendering a page is a pure funct
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
@@ -16,16 +15,6 @@ from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
 from builder.pages.page import Page
-
-
-def json_for_script(value: Any) -> Markup:
-    """JSON safe inside `<script type="application/json">`: `<`, `>`, `&` and the two Unicode
-    line separators are escaped, so no string in the data can close the element."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(raw, escaped)
-    return Markup(text)
 
 
 class Renderer:
@@ -55,17 +44,18 @@ class Renderer:
             day=day_words,
             markdown=render_untrusted,
             trusted_markdown=render_trusted,
-            script_json=json_for_script,
             svg_chart=lambda figure, label: Markup(svg_chart(figure, label)),  # every text is escaped inside
         )
         self.env.globals.update(
             url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site,
             tier_css=tier_colours.css(),
+            # The output paths of the pages templates link to (builder.urls): a template never spells one.
+            server_page=urls.server_page, tool_page=urls.tool_page, download_file=urls.download_file,
         )
 
     def render(self, page: Page) -> str:
         template = self.env.get_template(page.template)
-        return template.render(page=page.resolved(), page_path=page.path, charts=page.charts)
+        return template.render(page=page.resolved(), page_path=page.path)
 
     def render_string(self, template_name: str, **context: Any) -> str:
         return self.env.get_template(template_name).render(**context)

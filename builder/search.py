@@ -34,6 +34,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,18 @@ export async function debouncedSearch() { return { results: [] }; }
 """
 """`pagefind/pagefind.js` when there is no document to index: an empty or wholly rejected data
 folder still builds a site whose search page answers "no results" instead of failing to load."""
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """One document of the search source: rendered with `template` from `context`, at the output
+    path of the page it stands for."""
+
+    path: str
+    template: str
+    context: Any
+    html: str | None = None
+    """The document already rendered (by the worker process that read the record), if it was."""
 
 
 _SEPARATORS = re.compile(r"[\s\-_./]+")

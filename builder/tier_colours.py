@@ -2,8 +2,8 @@
 
 Each colour carries white text at WCAG AA contrast (4.5:1 or more), so a badge is the same filled
 chip in light and dark mode and in a README. The stylesheet does not repeat the values: base.html
-sets them as CSS custom properties (`--tiercolour-a` …) from `css()`, site.css and static/charts.js read
-those properties, and the Python chart and badge code reads this map.
+sets them as CSS custom properties (`--tiercolour-a` …) from `css()` and site.css reads those
+properties; the charts (builder.charts, drawn as SVG by builder.chart_svg) and the badges read this map.
 """
 
 from __future__ import annotations

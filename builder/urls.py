@@ -6,6 +6,10 @@ a GitHub project page (`/<repo>/`), a user page (`/`) or a folder opened through
 serve`. Absolute URLs are made only where a protocol demands them (canonical, OpenGraph,
 sitemap, feeds), from the configured base URL.
 
+Templates never compose a path: they call the functions below (builder.render exposes those a
+template needs as Jinja globals, `tool_page(server_slug, tool_slug)` …) and `url()` turns the
+path into a link.
+
 Names come from third parties, so a name is never used as a path as it is. `slug()` keeps the
 readable part of a name and adds a short hash of the exact name whenever that readable part is
 not the name itself: names that differ only by case, or that collapse to the same characters
@@ -151,6 +155,14 @@ def server_api(server_slug: str) -> str:
 
 def tool_page(server_slug: str, tool_slug: str) -> str:
     return f"servers/{server_slug}/tools/{tool_slug}/index.html"
+
+
+DOWNLOADS_FOLDER = "downloads"
+
+
+def download_file(dataset: str, extension: str) -> str:
+    """A bulk download: `download_file("tools", "csv.gz")` → `downloads/tools.csv.gz`."""
+    return f"{DOWNLOADS_FOLDER}/{dataset}.{extension}"
 
 
 def badge_endpoint(page: str) -> str:

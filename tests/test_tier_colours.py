@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from corpus import definition, report, scores, tool_score, write_capture
+from site_helpers import build_in_memory
+
 from builder.publish.badges import Badge
 from builder.tier_colours import NO_TIER, TIER_COLOURS, css
 
@@ -23,7 +26,7 @@ def test_white_text_on_every_tier_colour_meets_aa() -> None:
         assert (1.0 + 0.05) / (_luminance(colour) + 0.05) >= 4.5, colour
 
 
-def test_page_charts_and_badges_use_the_one_map() -> None:
+def test_page_chips_and_badges_use_the_one_map() -> None:
     stylesheet = (ROOT / "templates" / "static" / "site.css").read_text()
     for tier in TIER_COLOURS:
         # the chip of each tier takes its background from the property css() sets
@@ -31,7 +34,28 @@ def test_page_charts_and_badges_use_the_one_map() -> None:
         assert f"--tiercolour-{tier.lower()}:{TIER_COLOURS[tier]};" in css()
         assert f'fill="{TIER_COLOURS[tier]}"' in Badge("TDQS", tier, 3.0).svg()
     assert f'fill="{NO_TIER}"' in Badge("TDQS", None, None).svg()
-    # no colour literal for a tier anywhere else in the scripts: charts.js reads the properties
-    script = (ROOT / "templates" / "static" / "charts.js").read_text()
-    assert not any(colour in script for colour in TIER_COLOURS.values())
-    assert "--tiercolour-" in script
+    # no colour literal for a tier in the stylesheet or any script: they read the properties
+    # (the favicon, a picture, is green like tier A on purpose)
+    for static in sorted([*(ROOT / "templates" / "static").glob("*.css"), *(ROOT / "templates" / "static").glob("*.js")]):
+        text = static.read_text(encoding="utf-8").lower()
+        assert not any(colour.lower() in text for colour in TIER_COLOURS.values()), static.name
+
+
+def test_the_charts_drawn_at_build_time_paint_each_tier_as_the_page_chips_do(tmp_path: Path) -> None:
+    # Charts are SVG drawn at build time (builder.chart_svg), so a tier's colour is in the page:
+    # every tier bar of the home page's chart must be filled with the colour the page's own
+    # `--tiercolour-*` property gives that tier's chips.
+    definitions = [definition(f"tool_{n}") for n in range(3)]
+    tools = [tool_score(d, scores(*dims)) for d, dims in
+             zip(definitions, [(5, 5, 5, 5, 5, 5), (3, 3, 3, 3, 3, 3), (1, 1, 1, 1, 1, 1)], strict=True)]
+    write_capture(tmp_path, "srv", report("srv", tools), definitions)
+    writer, model = build_in_memory(tmp_path)
+    model.close()
+    html = writer.text("index.html")
+    [style] = re.findall(r"<style>:root\{([^}]*)\}</style>", html)
+    properties = dict(item.split(":", 1) for item in style.split(";"))
+    chart = html.split('<figure class="chart" id="chart-tiers">', 1)[1].split("</figure>", 1)[0]
+    bars = re.findall(r'<rect [^>]*fill="([^"]+)"><title>([A-Z]): ', chart)
+    assert [tier for _, tier in bars] == ["A", "B", "C", "D", "F"]
+    for fill, tier in bars:
+        assert fill == properties[f"--tiercolour-{tier.lower()}"], tier

@@ -18,6 +18,7 @@ import duckdb
 
 from builder import numbers, queries, urls
 from builder.config import CleoGradeScale, SiteConfig
+from builder.grading_system import GradingSystem
 from builder.pages import cleo_stats
 from builder.pages.cleo_api import sessions_api
 from builder.pages.cleo_chart import score_timeline
@@ -43,7 +44,6 @@ from builder.sources.cleo.corpus import CleoCorpus, Session
 from builder.sources.cleo.rubric import DIMENSIONS
 from builder.store import cleo as store
 from builder.store.tables import query_dicts
-from builder.systems import GradingSystem
 
 SECTION = "Agent sessions"
 TITLE_ID_LIMIT = 60

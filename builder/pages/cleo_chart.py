@@ -1,11 +1,10 @@
 """The CLEO scores-over-time chart as a plain Plotly figure dict.
 
-A dict rather than a `plotly.graph_objects.Figure`, as in `builder.charts`: the figure is data the
-page embeds as JSON, with no template (Plotly's default one would add kilobytes per page; plotly.js
-uses none when none is given) and colours from the site's CSS at draw time, except the markers,
-which take the grade colours TDQS tiers use. Hover labels are Plotly's HTML-like text, so session
-ids (third-party text) are HTML-escaped before they go in; the JSON itself is made safe for the
-page by the `script_json` filter.
+A dict rather than a `plotly.graph_objects.Figure`, as in `builder.charts`: the figure is data that
+builder.chart_svg draws as SVG at build time, with no template (Plotly's default one would add
+kilobytes per figure) and colours from the site's CSS, except the markers, which take the grade
+colours TDQS tiers use. Hover labels are Plotly's HTML-like text, so session ids (third-party text)
+are HTML-escaped before they go in (chart_svg unescapes them once and escapes them for the SVG).
 """
 
 from __future__ import annotations

@@ -11,34 +11,28 @@ Pages (each with its API JSON under `api/flowmcp/…`):
   audit trail, at a path mirroring the tree (`providers/<ns>/<schema>/tools/<tool>/_gradings/…`);
 - `scoring-reports/<slug>/index.html`: the current report of a schema, and a page per report.
 
-`system()` is the section's entry for `builder.systems.all_systems()`.
+This module makes the section's own page and plans the others, each made by the module of its
+page kind (flowmcp_provider, flowmcp_selection, flowmcp_entry, flowmcp_report). `system()` is the
+section's entry for `builder.systems.all_systems()`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel
 
 from builder import queries, urls
 from builder.config import SiteConfig
+from builder.grading_system import GradingSystem
 from builder.pages import flowmcp_stats
+from builder.pages.flowmcp_entry import entry_outputs
+from builder.pages.flowmcp_provider import provider_outputs
+from builder.pages.flowmcp_report import report_outputs
+from builder.pages.flowmcp_selection import selection_outputs
 from builder.pages.flowmcp_stats import FlowStats
-from builder.pages.flowmcp_views import (
-    SECTION,
-    Context,
-    View,
-    entry_context,
-    entry_paths,
-    mean_text,
-    provider_context,
-    report_context,
-    rollup_page,
-    selection_context,
-)
+from builder.pages.flowmcp_views import SECTION, Context, View, api_json, mean_text, rollup_page
 from builder.pages.page import DataFile, NavItem, Page
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.reader import FlowCorpus, read
@@ -46,8 +40,6 @@ from builder.sources.flowmcp.records import Rollup
 from builder.sources.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.sources.flowmcp.reports import ReportSet
 from builder.store import flowmcp as store
-from builder.systems import GradingSystem
-from builder.urls import slug
 
 PROBLEMS_SHOWN = 50
 """The section page lists this many of its input problems; the problems page lists all."""
@@ -100,11 +92,6 @@ class SectionContext(Context):
     api_path: str
 
 
-def api_json(model: BaseModel, exclude: set[str] | None = None) -> str:
-    data = model.model_dump(mode="json", by_alias=True, exclude=exclude)
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-
-
 def outputs(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
     del config  # the section has no settings of its own
     section = section_context(con, corpus)
@@ -112,29 +99,13 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus, config: SiteConf
     yield DataFile(urls.FLOWMCP_API, api_json(section, exclude={"grade_chart", "status_chart"}))
     providers = {rollup.name: rollup for rollup in corpus.providers}
     for rollup in corpus.rollups:
-        context = provider_context(rollup) if rollup.kind == "provider" else selection_context(rollup, providers)
-        template = "flowmcp/provider.html" if rollup.kind == "provider" else "flowmcp/selection.html"
-        yield Page(rollup_page(rollup), template, context)
-        yield DataFile(context.api_path, api_json(context))
-        for node in rollup.nodes:
-            for record in node.trail:
-                if record.entry is None:
-                    continue
-                entry = entry_context(rollup, node, record)
-                yield Page(entry_paths(rollup, record)[0], "flowmcp/entry.html", entry)
-                yield DataFile(entry.api_path, api_json(entry))
+        if rollup.kind == "provider":
+            yield from provider_outputs(rollup)
+        else:
+            yield from selection_outputs(rollup, providers)
+        yield from entry_outputs(rollup)
     for found in corpus.reports:
         yield from report_outputs(found)
-
-
-def report_outputs(found: ReportSet) -> Iterator[Page | DataFile]:
-    current = report_context(found, found.current, as_index=True)
-    yield Page(urls.flowmcp_report_page(found.slug), "flowmcp/report.html", current)
-    yield DataFile(current.api_path, api_json(current))
-    for record in found.reports:
-        version = report_context(found, record, as_index=False)
-        yield Page(urls.flowmcp_report_version_page(found.slug, slug(record.stem)), "flowmcp/report.html", version)
-        yield DataFile(version.api_path, api_json(version))
 
 
 def section_context(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus) -> SectionContext:

@@ -25,8 +25,6 @@ class Page:
     context: PageContext | Callable[[], PageContext]
     """The context, or a function that builds it when the page is rendered: a registry has a
     quarter of a million pages, and holding every context at once would cost gigabytes."""
-    charts: bool = False
-    """Pages that draw a Plotly chart load plotly.js; no other page does."""
     links: tuple[str, ...] = field(default=())
     """Output paths this page links to, checked to exist before anything is written."""
     key: str | None = None

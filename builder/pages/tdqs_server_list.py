@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 import duckdb
 from pydantic import BaseModel, ConfigDict
@@ -27,11 +26,9 @@ from builder import numbers, queries, urls
 from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
+from builder.pages.tdqs_corpus import TdqsSection
 from builder.publish.bulk import FOLDER
 from builder.sources.tdqs.models import CurrentScores
-
-if TYPE_CHECKING:
-    from builder.pages.tdqs_section import TdqsSection
 
 TIERS = ("A", "B", "C", "D", "F")
 NOT_PUBLISHED = "not published"

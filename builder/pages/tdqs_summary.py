@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from builder import urls
 from builder.pages.tdqs_publish import ChangeRow, FeedEntry, change_rows, server_entries
 from builder.pages.tdqs_views import ServerScores, server_scores
-from builder.search import compact_name
+from builder.search import SearchDoc, compact_name
 from builder.sources.tdqs.reader import Server
 from builder.sources.tdqs.registry_index import IndexServer, index_server
 from builder.store.tdqs import ServerRows, server_rows
-from builder.systems import SearchDoc
 
 
 @dataclass(frozen=True)

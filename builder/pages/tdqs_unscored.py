@@ -21,10 +21,9 @@ from builder.pages.tdqs_views import (
     other_tools,
     unscored_rows,
 )
-from builder.search import compact_name
+from builder.search import SearchDoc, compact_name
 from builder.sources.tdqs.reader import Definition, Server
 from builder.sources.tdqs.unscored import UnscoredServer
-from builder.systems import SearchDoc
 
 
 class UnscoredToolContext(PageContext):

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import duckdb
 
 from builder.pages.page import DataFile
+from builder.urls import DOWNLOADS_FOLDER, download_file
 
-FOLDER = "downloads"
+FOLDER = DOWNLOADS_FOLDER
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,7 @@ def neutralised(con: duckdb.DuckDBPyConnection, query: str) -> str:
 
 def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
     for dataset in DATASETS:
-        base = f"{FOLDER}/{dataset.name}"
-        yield DataFile(f"{base}.parquet", _copy(con, dataset.query, "FORMAT parquet, COMPRESSION zstd", ".parquet"))
+        yield DataFile(download_file(dataset.name, "parquet"), _copy(con, dataset.query, "FORMAT parquet, COMPRESSION zstd", ".parquet"))
         csv_query = dataset.query
         if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
             csv_query = (
@@ -142,5 +142,5 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
                 f"FROM ({dataset.query})"
             )
         csv_options = "FORMAT csv, HEADER true, COMPRESSION gzip"
-        yield DataFile(f"{base}.csv.gz", _copy(con, neutralised(con, csv_query), csv_options, ".csv.gz"))
-        yield DataFile(f"{base}.jsonl.gz", _copy(con, dataset.query, "FORMAT json, COMPRESSION gzip", ".jsonl.gz"))
+        yield DataFile(download_file(dataset.name, "csv.gz"), _copy(con, neutralised(con, csv_query), csv_options, ".csv.gz"))
+        yield DataFile(download_file(dataset.name, "jsonl.gz"), _copy(con, dataset.query, "FORMAT json, COMPRESSION gzip", ".jsonl.gz"))
