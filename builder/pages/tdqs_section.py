@@ -8,7 +8,12 @@ knows the site-wide values. A worker does not hold the servers it read until the
 memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
 renders its pages (`_Outputs`), which costs about a tenth of rendering them. A small corpus is
 read the same way in the build's own process, which holds its pages as ordinary outputs. Either
-way the parent's corpus-wide outputs are made from the summaries alone, so both give the same site."""
+way the parent's corpus-wide outputs are made from the summaries alone, so both give the same site.
+
+Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
+of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
+files changed.
+"""
 
 from __future__ import annotations
 
