@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import mmap
 import os
 import shutil
 import tarfile
@@ -244,6 +243,20 @@ def _members_json(members: dict[str, tuple[int, int]]) -> str:
     return json.dumps(members, separators=(",", ":"))
 
 
+COPY = 1 << 20
+"""Bytes read from a source at a time when the tar is assembled."""
+
+
+def _copy(source: int, start: int, end: int, target: BinaryIO) -> None:
+    """Copies bytes `start` to `end` of the file open as `source` to `target`."""
+    while start < end:
+        chunk = os.pread(source, min(COPY, end - start), start)
+        if not chunk:
+            raise RuntimeError("a segment ends before the members it should hold")
+        target.write(chunk)
+        start += len(chunk)
+
+
 class _Assembly:
     """The tar being written, in passes: each pass writes its members sorted by path, each folder's
     record before its first member. Records that lie one after another in the same source (most
@@ -260,31 +273,25 @@ class _Assembly:
     def add(self, entries: dict[str, Entry], source: Callable[[str], Path]) -> None:
         """Writes `entries` (path → where its record is), reading each source file `source(name)`."""
         assert self._tar is not None
-        maps: dict[str, mmap.mmap | bytes] = {}
-        handles = []
+        sources: dict[str, int] = {}
         try:
             for name in {name for name, _, _ in entries.values()}:
-                handle = open(source(name), "rb")  # noqa: SIM115
-                handles.append(handle)
-                size = os.fstat(handle.fileno()).st_size
-                maps[name] = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-            self._write(self._tar, entries, maps)
+                sources[name] = os.open(source(name), os.O_RDONLY)
+            self._write(self._tar, entries, sources)
         finally:
-            for mapped in maps.values():
-                if isinstance(mapped, mmap.mmap):
-                    mapped.close()
-            for handle in handles:
-                handle.close()
+            for descriptor in sources.values():
+                os.close(descriptor)
 
-    def _write(self, tar: BinaryIO, entries: dict[str, Entry], maps: dict[str, mmap.mmap | bytes]) -> None:
-        """Writes `entries` sorted by path, each folder's records before its first member."""
+    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int]) -> None:
+        """Writes `entries` sorted by path, each folder's records before its first member. Source
+        bytes are read a buffer at a time (`_copy`), never mapped: a mapped source's pages count in
+        the build's memory once read, up to the whole site (two gigabytes for a registry)."""
         made, position = self._made, self._position
         run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
 
         def flush() -> None:
             if run_end > run_start:
-                with memoryview(maps[run_name]) as view:
-                    tar.write(view[run_start:run_end])
+                _copy(sources[run_name], run_start, run_end, tar)
 
         for path in sorted(entries):
             folder = path.rpartition("/")[0]
@@ -297,7 +304,7 @@ class _Assembly:
                         made.add(ancestor)
                         records.append(folder_record(ancestor))
                 block = b"".join(records)
-                if run_name and maps[run_name][run_end : run_end + len(block)] == block:
+                if run_name and os.pread(sources[run_name], len(block), run_end) == block:
                     run_end += len(block)
                 else:
                     flush()

@@ -7,8 +7,8 @@
    output, then swap it into place. A failed or interrupted build leaves the previous site whole.
    An output named `*.tar` is written as a GitHub Pages artifact instead (builder.artifact).
 
-A registry is read by worker processes that keep what they read (builder.owners): its servers'
-pages are `Owned` outputs, which those workers render, starting as soon as phase 1 knows the
+A registry is read by worker processes (builder.owners): its servers' pages are `Owned` outputs,
+which the workers that read them render, starting as soon as phase 1 knows the
 site-wide values, while this process computes the statistics.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.

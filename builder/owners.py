@@ -2,9 +2,10 @@
 
 A registry's load is mostly validation, and a validated server is costly to hand between
 processes (pickling one costs more than reading it). So the build forks its workers *before*
-reading: each worker reads, validates and keeps the servers it is given, hands the parent only
-small summaries (builder.pages.tdqs_summary), and later renders those servers' pages itself.
-Reading then uses every core, and no process ever holds the whole parsed registry.
+reading: each worker reads and validates the servers it is given, hands the parent only small
+summaries (builder.pages.tdqs_summary), and later renders those servers' pages itself (reading
+their files again rather than holding them). Reading then uses every core, and no process ever
+holds the whole parsed registry.
 
 `Owners` is the plumbing only: forked processes, one pipe each, that run module-level functions
 on a state of their own. Work is handed out one chunk at a time to whichever worker is free, and
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -64,6 +66,8 @@ def _serve(connection: Connection, parent: int) -> None:
         except BaseException:
             reply = (False, traceback.format_exc())
         connection.send(reply)
+        del task, argument, reply
+        gc.collect()  # the task's garbage cycles (only its own objects are walked), or they are frozen for good
         settle()  # what the task left in `state` stays for the worker's life (builder.heap)
     connection.close()
     os._exit(0)

@@ -18,6 +18,8 @@ import builder.pages.tdqs_section as section
 from builder.build import build
 from builder.config import SiteConfig
 from builder.owners import OwnerError, Owners
+from builder.pages.page import DataFile, Owned, Page
+from builder.problems import ProblemLog
 from builder.read_cache import ReadCache
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +86,31 @@ def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch:
     # The builds froze what they kept out of the collector's walks (builder.heap) and handed it
     # back when they ended: a process that goes on after a build is left as it was.
     assert gc.get_freeze_count() == 0
+
+
+def _held(state: dict[str, Any], _: None) -> tuple[int, int]:
+    """In a worker: how many outputs it planned, and how many of them it holds made (a page or a
+    data file, with the parsed server its contexts are drawn from) rather than deferred."""
+    outputs = list(state.get("outputs", []))  # the items as stored: indexing would make them
+    return len(outputs), sum(isinstance(output, Page | DataFile) for output in outputs)
+
+
+def test_a_worker_holds_none_of_the_servers_it_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What keeps a worker's memory flat as the corpus grows: once read, a server is not held
+    until its pages are rendered, but read again then (the build above checks the pages)."""
+    data = _data(tmp_path)
+    _owned(monkeypatch)
+    read = section.read_section(data, ProblemLog(), CONFIG)
+    assert read is not None and read.owners is not None
+    try:
+        read.owners.start_each(_held, [None] * read.owners.count)
+        held = read.owners.collect()
+    finally:
+        read.owners.close()
+    planned = sum(isinstance(output, Owned) for output in read.outputs)
+    assert planned == len(read.outputs) > len(read.summaries) > 0
+    assert sum(count for count, _ in held) == planned
+    assert [made for _, made in held] == [0] * len(held)
 
 
 def _built_by_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:

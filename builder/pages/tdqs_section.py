@@ -2,11 +2,13 @@
 planned — its own pages listed — where it was read.
 
 A registry (`OWNED_FROM` servers or more, on a machine with several cores) is read by forked
-workers (builder.owners): each keeps the servers it read, with their pages, and returns their
-summaries, its problems and the badges its pages use. The build later asks each worker to render
-its servers' pages (`Owned` outputs). A small corpus is read the same way in the build's own
-process, whose pages are then ordinary outputs. Either way the parent's corpus-wide outputs are
-made from the summaries alone, so both give the same site.
+workers (builder.owners): each returns the summaries of the servers it read, its problems and the
+badges its pages use, and later renders those servers' pages (`Owned` outputs) once the build
+knows the site-wide values. A worker does not hold the servers it read until then: that grew its
+memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
+renders its pages (`_Outputs`), which costs about a tenth of rendering them. A small corpus is
+read the same way in the build's own process, which holds its pages as ordinary outputs. Either
+way the parent's corpus-wide outputs are made from the summaries alone, so both give the same site.
 
 Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
 of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
@@ -115,6 +117,9 @@ class _Reading:
     there is no cache)."""
     cache: Path | None
     """Where each server's entry is kept between builds, under its content key (`ReadCache`)."""
+    hold: bool
+    """Whether the outputs of a server read are held until they are rendered: in the build's own
+    process, for a small corpus, yes; in a worker, no (`_Outputs`)."""
 
 
 def _outputs_of(files: layout.ServerFiles, digest: str, reading: _Reading, log: ProblemLog,
@@ -148,7 +153,8 @@ def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, rendere
 
 @dataclass(frozen=True)
 class _Deferred:
-    """The outputs of a server whose entry came from the cache, not made unless asked for."""
+    """The outputs of one server, not held: made again from its files when one of them is asked
+    for (to render it, or because the previous build cannot lend it)."""
 
     files: layout.ServerFiles
     digest: str
@@ -158,19 +164,27 @@ class _Deferred:
 
 
 class _Outputs(list):  # type: ignore[type-arg]
-    """A reader's outputs. A server whose entry came from the cache is not read: its outputs are
-    `_Deferred` until one of them is asked for (its pages' inputs or the templates changed), and
-    then it is read and its outputs made after all."""
+    """A worker's outputs. A worker holds no server it read: every server's outputs are
+    `_Deferred`, and only the server whose outputs were asked for last is made again and held, so
+    a worker's memory does not grow with the servers it read. Outputs are rendered in the order
+    they were planned, so each server is read again once (a tenth of what rendering its pages
+    costs), and a cached server is read only if one of its pages must be rendered after all."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: tuple[int, list[Page | DataFile]] = (-1, [])
+        """The server's outputs asked for last: where they begin, and them."""
 
     def __getitem__(self, index: Any) -> Any:
         item = super().__getitem__(index)
-        if isinstance(item, _Deferred):
+        if not isinstance(item, _Deferred):
+            return item
+        if self._made[0] != item.start:
             _, made = _outputs_of(item.files, item.digest, item.reading, ProblemLog(), BadgeSet())
             if len(made) != item.count:
                 raise RuntimeError(f"{item.files.folder}: the cached plan does not match the data")
-            self[item.start : item.start + item.count] = made
-            item = super().__getitem__(index)
-        return item
+            self._made = (item.start, made)
+        return self._made[1][index - item.start]
 
 
 def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.ServerFiles]]) -> _Chunk:
@@ -188,12 +202,15 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[layout.Ser
         cached = cache.load(key) if cache is not None else None
         if cached is not None:
             count, entry = cached
-            outputs.extend([_Deferred(files, digest, reading, len(outputs), count)] * count)
         else:
             entry, made = _read_one(files, digest, reading, renderer)
-            outputs.extend(made)
+            count = len(made)
             if cache is not None:
-                cache.store(key, len(made), entry)
+                cache.store(key, count, entry)
+        if cached is None and reading.hold:
+            outputs.extend(made)
+        else:
+            outputs.extend([_Deferred(files, digest, reading, len(outputs), count)] * count)
         keys.append(key)
         entries.append(entry)
     return _Chunk(start, keys, entries)
@@ -239,7 +256,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     owned = workers > 1 and len(found) >= OWNED_FROM
     folder = cache / "tdqs-servers" if cache is not None and owned else None
     code = content_key(code_key(), config.model_dump_json()) if folder is not None else ""
-    reading = _Reading(data_dir, config, code, folder)
+    reading = _Reading(data_dir, config, code, folder, hold=not owned)
     chunks = [(reading, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
     section = TdqsSection([], [], BadgeSet(), None)
     if owned:
