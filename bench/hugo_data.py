@@ -26,7 +26,7 @@ page) and the page of each of its tools (scored or not):
                                  ("unscored": true for a server without a usable score)
     assets/lists/<n>.json        a page of the servers list (its path and context), but the first
     data/servers.json            the first page of the servers list (`servers/index.html`)
-    data/site.json               title, nav, stand-in models, data-as-of (every page's frame)
+    data/site.json               title, nav, stand-in models, data-as-of, tier colours (every page's frame)
     data/home.json, data/changes.json, data/rubric.json
 
 Run as `python -m bench.hugo_data DATA PROJECT` (the runner does, in its own process).
@@ -44,6 +44,7 @@ from typing import Any
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
 import builder.pages.tdqs_section
+from builder import tier_colours
 from builder.build import read_and_plan
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
@@ -207,6 +208,7 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
         "nav": [{"label": item.label, "path": item.path} for item in nav],
         "stand_in_models": model.site["stand_in_models"],
         "data_as_of": model.site["data_as_of"],
+        "tier_css": tier_colours.css(),
     })
     written += _write(project / "data" / "rubric.json", rubric())
     written += _write(project / "data" / "home.json", home)
