@@ -25,6 +25,10 @@ from bench.measure import site_files
 EXAMPLES = 10
 SERVER_PAGE = re.compile(r"servers/[^/]+/index\.html")
 TOOL_PAGE = re.compile(r"servers/[^/]+/tools/[^/]+/index\.html")
+LIST_PAGE = re.compile(r"servers/index\.html|servers-by/.+/index\.html")
+"""Every page of the servers list, in every view (builder.urls.server_list_page)."""
+SECTION_PAGES = frozenset({"index.html", "changes/index.html"})
+"""The TDQS section's other pages that Hugo renders too: the home and changes pages."""
 
 
 def by_top(paths: list[str]) -> dict[str, int]:
@@ -85,6 +89,11 @@ class PageSets:
     hugo_tools: int
     missing_in_hugo: list[str]
     extra_in_hugo: list[str]
+    ours_lists: int = 0
+    hugo_lists: int = 0
+    ours_other: int = 0
+    hugo_other: int = 0
+    """Pages of the servers list, and the home and changes pages."""
 
     @property
     def equal(self) -> bool:
@@ -94,24 +103,28 @@ class PageSets:
         return {
             "equal": self.equal, "oursServers": self.ours_servers, "oursTools": self.ours_tools,
             "hugoServers": self.hugo_servers, "hugoTools": self.hugo_tools,
+            "oursLists": self.ours_lists, "hugoLists": self.hugo_lists,
+            "oursOther": self.ours_other, "hugoOther": self.hugo_other,
             "missingInHugo": self.missing_in_hugo, "extraInHugo": self.extra_in_hugo,
         }
 
 
 def page_sets(ours: Path, hugo: Path) -> PageSets:
-    """The server and tool pages of both sites, by output path."""
-    def pages(site: Path) -> tuple[set[str], set[str]]:
+    """The TDQS pages both sites render, by output path: server and tool pages (scored or not),
+    every page of the servers list, the home and changes pages."""
+    def pages(site: Path) -> tuple[set[str], set[str], set[str], set[str]]:
         paths = files_under(site)
         servers = {p for p in paths if SERVER_PAGE.fullmatch(p)}
         tools = {p for p in paths if TOOL_PAGE.fullmatch(p)}
-        return servers, tools
+        lists = {p for p in paths if LIST_PAGE.fullmatch(p)}
+        return servers, tools, lists, paths & SECTION_PAGES
 
-    our_servers, our_tools = pages(ours)
-    hugo_servers, hugo_tools = pages(hugo)
-    ours_all, hugo_all = our_servers | our_tools, hugo_servers | hugo_tools
+    ours_sets, hugo_sets = pages(ours), pages(hugo)
+    ours_all, hugo_all = set().union(*ours_sets), set().union(*hugo_sets)
     return PageSets(
-        len(our_servers), len(our_tools), len(hugo_servers), len(hugo_tools),
+        len(ours_sets[0]), len(ours_sets[1]), len(hugo_sets[0]), len(hugo_sets[1]),
         sorted(ours_all - hugo_all)[:EXAMPLES], sorted(hugo_all - ours_all)[:EXAMPLES],
+        len(ours_sets[2]), len(hugo_sets[2]), len(ours_sets[3]), len(hugo_sets[3]),
     )
 
 

@@ -15,9 +15,19 @@ Charts are exported drawn: our pages carry each chart as SVG drawn at build time
 no plotly.js), and Hugo has nothing to draw a Plotly figure with, so the export draws each one with
 the label our template gives it and the Hugo partial places it (`{"svg": …, "label": …}`).
 
-    assets/servers/<slug>.json   {"server": server page context, "tools": [tool page contexts]}
-    data/site.json               title, nav, stand-in models, data-as-of (every page's frame)
-    data/home.json, data/servers.json, data/rubric.json
+Links stay output paths (`servers/x/index.html`), as in our contexts: the Hugo templates turn
+each into a link (`_partials/link.html`), as ours call `url()` for each.
+
+Every TDQS page of ours has its Hugo page, from the same context: the home page, every page of
+the servers list in every view, the changes page, each server's page (or its "not scored yet"
+page) and the page of each of its tools (scored or not):
+
+    assets/servers/<slug>.json   {"server": page context, "tools": [tool pages], "unscored_tools": [tool pages]}
+                                 ("unscored": true for a server without a usable score)
+    assets/lists/<n>.json        a page of the servers list (its path and context), but the first
+    data/servers.json            the first page of the servers list (`servers/index.html`)
+    data/site.json               title, nav, stand-in models, data-as-of, tier colours (every page's frame)
+    data/home.json, data/changes.json, data/rubric.json
 
 Run as `python -m bench.hugo_data DATA PROJECT` (the runner does, in its own process).
 """
@@ -34,6 +44,7 @@ from typing import Any
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
 import builder.pages.tdqs_section
+from builder import tier_colours
 from builder.build import read_and_plan
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
@@ -41,8 +52,14 @@ from builder.pages.page import NavItem, Page
 
 SERVER_TEMPLATE = "tdqs/server.html"
 TOOL_TEMPLATE = "tdqs/tool.html"
+UNSCORED_SERVER_TEMPLATE = "tdqs/server_unscored.html"
+UNSCORED_TOOL_TEMPLATE = "tdqs/tool_unscored.html"
 HOME_TEMPLATE = "tdqs/home.html"
 SERVERS_TEMPLATE = "tdqs/servers.html"
+CHANGES_TEMPLATE = "tdqs/changes.html"
+FIRST_LIST_PAGE = "servers/index.html"
+"""The servers list's first page is the `servers` section's own page in Hugo; the others are
+pages of the `servers-by` section."""
 
 
 def link(path: str) -> str:
@@ -80,9 +97,10 @@ def _drop(row: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in keys}
 
 
-def lean_server(context: dict[str, Any], path: str) -> dict[str, Any]:
+def lean_server(context: dict[str, Any]) -> dict[str, Any]:
     server = dict(context)
-    server["path"] = link(path)
+    # Coherence names come from the rubric, looked up by key (the template's "weak coherence"
+    # advice and table both show them).
     server["coherence"] = [_drop(row, "name", "question") for row in server["coherence"]]
     # The captions of templates/tdqs/server.html.
     server["tools_chart"] = drawn(server["tools_chart"], f"TDQS of each tool of {server['display_name']}, worst first")
@@ -98,14 +116,16 @@ def lean_tool(context: dict[str, Any], provenance: dict[str, Any]) -> dict[str, 
     # baselines are not anchors), not a plain lookup.
     tool["dimensions"] = [_drop(row, "name", "weight", "question") for row in tool["dimensions"]]
     tool["flags"] = [row["name"] for row in tool["flags"]]
-    tool["steps"] = [_drop(row, "name", "weight", "guidance") for row in tool["steps"]]
     # The caption of templates/tdqs/tool.html.
     tool["history_chart"] = drawn(tool["history_chart"], "TDQS across captures (values listed below)")
-    # Hugo lower-cases the keys of page params (the templates read `signals.paramcount`), so a
-    # map whose keys are shown becomes key-sorted pairs (what ours gets from `dictsort`).
-    if tool["definition"] is not None and tool["definition"]["annotations"] is not None:
-        tool["definition"] = {**tool["definition"], "annotations": sorted(tool["definition"]["annotations"].items())}
+    # Hugo lower-cases the keys of page params (the templates read `signals.paramcount`); a map
+    # whose keys are shown is exported as key-sorted pairs (the definition's `annotations` are).
     return tool
+
+
+def lean_unscored_tool(context: dict[str, Any]) -> dict[str, Any]:
+    """The server's name and slug are its server's, given to the page beside it."""
+    return _drop(context, "server_slug", "server_name")
 
 
 def lean_home(context: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +151,31 @@ def _write(path: Path, document: Any) -> int:
     return len(text.encode("utf-8"))
 
 
+def _server_slug(page: Page) -> str:
+    return page.path.split("/")[1]
+
+
+def server_document(page: Page, tools: list[Page]) -> dict[str, Any]:
+    """One server's Hugo data: its page's context and its tools' pages, each with its output path."""
+    unscored = page.template == UNSCORED_SERVER_TEMPLATE
+    context = _context(page)
+    server = context if unscored else lean_server(context)
+    server["path"] = page.path
+    scored: list[dict[str, Any]] = []
+    not_scored: list[dict[str, Any]] = []
+    for tool_page in tools:
+        tool = _context(tool_page)
+        if tool["server_slug"] != server["slug"]:
+            raise ValueError(f"{tool_page.path} is not a tool page of {server['slug']}")
+        if tool_page.template == TOOL_TEMPLATE:
+            if unscored:
+                raise ValueError(f"{tool_page.path}: a scored tool of a server without a score")
+            scored.append({**lean_tool(tool, server["provenance"]), "path": tool_page.path})
+        else:
+            not_scored.append({**lean_unscored_tool(tool), "path": tool_page.path})
+    return {"unscored": unscored, "server": server, "tools": scored, "unscored_tools": not_scored}
+
+
 def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> dict[str, int]:
     """Writes the Hugo data for `data_dir` into `project`; returns counts for the report."""
     config = config or SiteConfig()
@@ -139,42 +184,53 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
     model = read_and_plan(data_dir, config)
     server_pages: dict[str, Page] = {}
     tool_pages: dict[str, list[Page]] = defaultdict(list)
-    home = listing = None
+    list_pages: list[Page] = []
+    home = changes = None
     for page in (o for o in model.outputs if isinstance(o, Page)):
-        if page.template == SERVER_TEMPLATE:
-            server_pages[page.path.split("/")[1]] = page
-        elif page.template == TOOL_TEMPLATE:
-            tool_pages[page.path.split("/")[1]].append(page)
+        if page.template in (SERVER_TEMPLATE, UNSCORED_SERVER_TEMPLATE):
+            server_pages[_server_slug(page)] = page
+        elif page.template in (TOOL_TEMPLATE, UNSCORED_TOOL_TEMPLATE):
+            tool_pages[_server_slug(page)].append(page)
         elif page.template == HOME_TEMPLATE:
             home = lean_home(_context(page))
         elif page.template == SERVERS_TEMPLATE:
-            listing = _context(page)
-    if home is None or listing is None:
-        raise ValueError(f"{data_dir} built no TDQS home or server list: is it a TDQS data folder?")
+            list_pages.append(page)
+        elif page.template == CHANGES_TEMPLATE:
+            changes = _context(page)
+    first = next((page for page in list_pages if page.path == FIRST_LIST_PAGE), None)
+    if home is None or first is None or changes is None:
+        raise ValueError(f"{data_dir} built no TDQS home, server list or changes page: is it a TDQS data folder?")
+    if set(tool_pages) - set(server_pages):
+        raise ValueError(f"tool pages without their server's page: {sorted(set(tool_pages) - set(server_pages))[:5]}")
     nav: list[NavItem] = model.site["nav"]
     written = _write(project / "data" / "site.json", {
         "title": config.title,
-        "nav": [{"label": item.label, "link": link(item.path)} for item in nav],
+        "nav": [{"label": item.label, "path": item.path} for item in nav],
         "stand_in_models": model.site["stand_in_models"],
         "data_as_of": model.site["data_as_of"],
+        "tier_css": tier_colours.css(),
     })
     written += _write(project / "data" / "rubric.json", rubric())
     written += _write(project / "data" / "home.json", home)
-    written += _write(project / "data" / "servers.json", listing)
-    tools = 0
+    written += _write(project / "data" / "changes.json", changes)
+    written += _write(project / "data" / "servers.json", _context(first))
+    lists = 0
+    for page in list_pages:
+        if page is not first:
+            lists += 1
+            written += _write(project / "assets" / "lists" / f"{lists}.json",
+                              {"path": page.path, "page": _context(page)})
+    tools = unscored_tools = unscored_servers = 0
     for slug, page in server_pages.items():
         # One server at a time: contexts are built, written and dropped, so the export never
         # holds the whole registry's contexts at once.
-        server = lean_server(_context(page), page.path)
-        entries = []
-        for tool_page in tool_pages[slug]:
-            context = _context(tool_page)
-            if context["server_slug"] != server["slug"]:
-                raise ValueError(f"{tool_page.path} is not a tool page of {server['slug']}")
-            entries.append({**lean_tool(context, server["provenance"]), "path": link(tool_page.path)})
-        tools += len(entries)
-        written += _write(project / "assets" / "servers" / f"{slug}.json", {"server": server, "tools": entries})
-    return {"servers": len(server_pages), "tools": tools, "bytes": written}
+        document = server_document(page, tool_pages.pop(slug, []))
+        tools += len(document["tools"])
+        unscored_tools += len(document["unscored_tools"])
+        unscored_servers += document["unscored"]
+        written += _write(project / "assets" / "servers" / f"{slug}.json", document)
+    return {"servers": len(server_pages), "tools": tools, "unscoredServers": unscored_servers,
+            "unscoredTools": unscored_tools, "listPages": len(list_pages), "bytes": written}
 
 
 def main(argv: list[str] | None = None) -> int:

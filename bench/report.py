@@ -120,10 +120,13 @@ def render(results: dict[str, Any]) -> str:
     if h:
         pages = results["pageSets"]
         out.append(
-            f"same server and tool pages: {'yes' if pages['equal'] else 'NO'} "
-            f"(ours {pages['oursServers']:,} + {pages['oursTools']:,}, Hugo {pages['hugoServers']:,} + {pages['hugoTools']:,}); "
+            f"same TDQS pages: {'yes' if pages['equal'] else 'NO'} (servers + tools + list pages + home and changes: "
+            f"ours {pages['oursServers']:,} + {pages['oursTools']:,} + {pages.get('oursLists', 0):,} + {pages.get('oursOther', 0)}, "
+            f"Hugo {pages['hugoServers']:,} + {pages['hugoTools']:,} + {pages.get('hugoLists', 0):,} + {pages.get('hugoOther', 0)}); "
             f"Hugo's data export took {seconds(results['hugoExport']['wall'])} (not counted in Hugo's wall time)"
         )
+        if not pages["equal"]:
+            out.append(f"  missing in Hugo: {pages['missingInHugo']}; only in Hugo: {pages['extraInHugo']}")
     out += ["", "our stages (seconds): " + _stages(cold["stages"])]
     out.append("site by top folder: " + ", ".join(f"{k} {size(v)}" for k, v in list(cold["site"]["byTop"].items())[:8]))
     rebuild = results.get("rebuild")
