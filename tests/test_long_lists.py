@@ -1,7 +1,7 @@
-"""Long lists stay light: the servers list of a corpus larger than one page is pages of at most 100
+"""Long lists stay light: the servers list of a corpus larger than one page is pages of at most 50
 rows in each order and tier, with next/previous links, tier counts over the whole list, and, in a
 real browser, filtering and sorting over the whole list from its JSON index; the changes page keeps
-the newest 100 changes and links the full history. Every expectation is computed here from each
+the newest 50 changes and links the full history. Every expectation is computed here from each
 server's own API file, never from the builder's list code."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from builder.config import SiteConfig
 from scorecards_demo.generate import generate_demo
 
 SERVERS = 230
-PER_PAGE = 100
+PER_PAGE = 50
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +96,10 @@ def _slug(href: str) -> str:
 
 @pytest.mark.parametrize("first", ["servers/index.html", "servers-by/name/index.html",
                                    "servers-by/tools/index.html", "servers-by/date/index.html"])
-def test_each_order_lists_every_server_once_in_pages_of_at_most_100(site: Path, first: str) -> None:
+def test_each_order_lists_every_server_once_in_pages_of_at_most_50(site: Path, first: str) -> None:
     servers = _servers(site)
     pages = _walk(site, first)
-    assert [len(p) for p in pages] == [100, 100, 30]
+    assert [len(p) for p in pages] == [50, 50, 50, 50, 30]
     slugs = [_slug(href) for page in pages for _, href in page]
     assert sorted(slugs) == sorted(servers) and len(set(slugs)) == SERVERS
     if first == "servers-by/name/index.html":
@@ -128,7 +128,7 @@ def test_each_tier_has_its_pages_and_the_counts_are_over_the_whole_list(site: Pa
 
 def test_the_pager_says_where_a_page_stands(site: Path) -> None:
     html = (site / "servers-by" / "name" / "2" / "index.html").read_text(encoding="utf-8")
-    assert "rows 101–200, page 2 of 3" in html
+    assert "rows 51–100, page 2 of 5" in html
     assert 'rel="prev"' in html and 'rel="next"' in html and 'aria-current="page">2</a>' in html
     index = json.loads((site / "api" / "server-list.json").read_text(encoding="utf-8"))
     assert len(index["rows"]) == SERVERS
@@ -166,12 +166,12 @@ def test_the_filter_and_sorting_reach_the_whole_list_in_the_browser(site: Path, 
         column.locator("button").click()
         column.locator("button").click()
         expect(column).to_have_attribute("aria-sort", "ascending")
-        expect(status).to_have_text(f"Showing 100 of {SERVERS} servers.")
+        expect(status).to_have_text(f"Showing 50 of {SERVERS} servers.")
         lowest = min(api["scores"]["minTdqs"] for api in servers.values())
         first = page.locator("#servers-table tbody tr").first.locator("td").nth(6).inner_text()
         assert Decimal(first) == Decimal(str(lowest)).quantize(Decimal("0.1"), ROUND_HALF_UP)
         page.locator("button.more").click()
-        expect(page.locator("#servers-table tbody tr")).to_have_count(200)
+        expect(page.locator("#servers-table tbody tr")).to_have_count(100)
         assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 2
         page.close()
 
@@ -189,16 +189,16 @@ def test_the_pages_work_without_javascript(site: Path, browser) -> None:
         context.close()
 
 
-def test_the_changes_page_keeps_the_newest_100_and_links_the_full_history(site: Path) -> None:
+def test_the_changes_page_keeps_the_newest_50_and_links_the_full_history(site: Path) -> None:
     later = {(slug, c["scoredAt"]) for slug, api in _servers(site).items() for c in api["captures"][1:]}
     html = (site / "changes" / "index.html").read_text(encoding="utf-8")
     body = html.split("<tbody>")[1].split("</tbody>")[0]
     rows = re.findall(r'<tr><td data-sort="([^"]+)">[^<]*</td><td><a href="\.\./servers/([^/]+)/">', body)
-    assert len(rows) == 100
+    assert len(rows) == 50
     assert all((slug, when) in later for when, slug in rows)  # each a later capture of its server
     assert [when for when, _ in rows] == sorted((when for when, _ in rows), reverse=True)
-    total = int(re.search(r"newest 100 of ([\d,]+) changes", html).group(1).replace(",", ""))
-    assert 100 < total <= len(later)
+    total = int(re.search(r"newest 50 of ([\d,]+) changes", html).group(1).replace(",", ""))
+    assert 50 < total <= len(later)
     assert 'href="../downloads/tool-scores-history.csv.gz"' in html
     assert (site / "downloads" / "tool-scores-history.csv.gz").is_file()
 

@@ -101,7 +101,7 @@
   // A list cut into pages (builder/pages/tdqs_server_list.py): the page holds one page of rows, and
   // the whole list is in the JSON file named by data-list, loaded only when the visitor first sorts
   // or filters. Its rows carry the same cell texts the pages show; the script only lays them out.
-  var SHOWN = 100;
+  var SHOWN = 50;
   function wholeList(table) {
     var body = table.tBodies[0];
     var original = Array.prototype.slice.call(body.rows);
