@@ -1,10 +1,12 @@
 """The benchmark's verdict: the ours-vs-Hugo table, the stage times, and each target met or not.
 
-Kept apart from the runner so the rules are in one place and read as the issue states them:
-a cold build faster than Hugo on the same pages; a rebuild after 1% of the servers changed in
-at most a tenth of the cold build, byte-identical to a cold build of the same data; peak memory
-below Hugo's; the whole site under GitHub Pages' 1 GB, counted as 10^9 apparent bytes (the
-stricter reading).
+Kept apart from the runner so the rules are in one place and read as issue 24 states them: a cold
+build in at most 0.6 × Hugo's time on the same pages, same run; a rebuild after 1% of the servers
+changed in at most a quarter of the cold build, byte-identical to a cold build of the same data;
+peak memory at most 2.5 GB (PSS of the process tree; the issue's other memory target, at most
+1.5 × the peak at a tenth of the registry, compares two runs and is worked out in
+docs/performance.md); and the whole site under GitHub Pages' 1 GB, counted as 10^9 apparent bytes
+(the stricter reading).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from typing import Any
 
 PAGES_LIMIT = 1_000_000_000
 """GitHub Pages: "published sites may be no larger than 1 GB"; 10^9 bytes, the stricter reading."""
-INCREMENTAL_SHARE = 0.1
+INCREMENTAL_SHARE = 0.25
+HUGO_SHARE = 0.6
+PEAK_LIMIT = 2_500_000_000
+"""2.5 GB, as 10^9 bytes (the stricter reading)."""
 
 
 def mib(value: float | None) -> str:
@@ -38,14 +43,14 @@ def targets(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     cold, hugo, rebuild = results["cold"], results.get("hugo"), results.get("rebuild")
     found: dict[str, dict[str, Any]] = {}
     if hugo:
-        found["faster than Hugo"] = {
-            "met": cold["wall"] < hugo["wall"],
-            "detail": f"ours {seconds(cold['wall'])} vs Hugo {seconds(hugo['wall'])}",
+        found[f"cold ≤ {HUGO_SHARE} × Hugo"] = {
+            "met": cold["wall"] <= HUGO_SHARE * hugo["wall"],
+            "detail": f"ours {seconds(cold['wall'])} vs Hugo {seconds(hugo['wall'])} = {cold['wall'] / hugo['wall']:.2f} × Hugo",
         }
     if rebuild:
         fast = rebuild["wall"] <= INCREMENTAL_SHARE * cold["wall"]
         same = results["rebuildVsCold"]["identical"]
-        found["incremental ≤ 1/10 of cold, identical to cold"] = {
+        found[f"rebuild ≤ {INCREMENTAL_SHARE} × cold, identical to cold"] = {
             "met": fast and same,
             "detail": (
                 f"rebuild {seconds(rebuild['wall'])} = {rebuild['wall'] / cold['wall']:.2f} × cold "
@@ -53,11 +58,11 @@ def targets(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 f"{results['rebuildMode']}"
             ),
         }
-    if hugo:
-        found["peak memory below Hugo's"] = {
-            "met": cold["peakPss"] < hugo["peakPss"],
-            "detail": f"ours {mib(cold['peakPss'])} vs Hugo {mib(hugo['peakPss'])} (PSS of the process tree)",
-        }
+    found["peak memory ≤ 2.5 GB"] = {
+        "met": cold["peakPss"] <= PEAK_LIMIT,
+        "detail": f"cold build {mib(cold['peakPss'])} (PSS of the process tree; limit {mib(PEAK_LIMIT)})"
+                  + (f"; Hugo {mib(hugo['peakPss'])}" if hugo else ""),
+    }
     site = cold["site"]
     found["site under 1 GB"] = {
         "met": site["apparentBytes"] < PAGES_LIMIT,
