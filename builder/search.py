@@ -50,8 +50,8 @@ from builder.urls import check_output_path
 SEARCH_PAGE = "search/index.html"
 
 SHARD_DOCS = 2000
-"""The most documents one Pagefind run indexes (see the module's docstring): measured at a tenth of
-the registry (docs/performance.md, Memory: Pagefind in shards)."""
+"""The most documents one Pagefind run indexes (see the module's docstring): about 340 MiB of
+Pagefind's memory, measured in docs/performance.md ("Pagefind in shards")."""
 
 EMPTY_INDEX = b"""// This build had nothing to search (no grading results were read), and Pagefind refuses to
 // make an index of nothing: the search page gets this module, which finds nothing, instead.
