@@ -439,7 +439,7 @@ def _build(
             ((page.path, renderer.render(page)) for page in pages),
         )
         if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
-            site["search_shards"] = [folder.name for folder in index.folders[1:]]
+            site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
         index.start()
 
     manifests: list[Manifest] = []
