@@ -40,7 +40,7 @@ from builder.pages.page import DataFile, NavItem, Output, Owned, Page
 from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
-from builder.search import SearchDoc, SearchIndex
+from builder.search import SHARD_DOCS, SearchDoc, SearchIndex
 from builder.store.tables import connect, load_rows
 from builder.systems import all_systems
 from builder.write import FolderWriter, Writer
@@ -411,31 +411,35 @@ class BuildResult:
 
 def build(
     data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
-    search: bool = True,
+    search: bool = True, shard_docs: int = SHARD_DOCS,
 ) -> BuildResult:
     """Builds `data_dir` into `out`, which is checked and locked first (builder.output): a build
     replaces only an empty or missing output or a previous scorecards site, and raises
-    `UnsafeOutput` before any work otherwise."""
+    `UnsafeOutput` before any work otherwise. `shard_docs`: the most documents one Pagefind run
+    indexes (builder.search)."""
     with claimed(out, data_dir) as target:
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
-            return _build(data_dir, target, config, writer, progress, search)
+            return _build(data_dir, target, config, writer, progress, search, shard_docs)
 
 
 def _build(
-    data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool
+    data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool,
+    shard_docs: int,
 ) -> BuildResult:
     search_index: list[SearchIndex] = []
 
     def start_search(docs: list[Iterable[SearchDoc]], pages: list[Page], site: dict[str, Any]) -> None:
         renderer = Renderer(config, site)
-        index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source")
+        index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
         search_index.append(index)
         index.add(
             ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
              for group in docs for doc in group),
             ((page.path, renderer.render(page)) for page in pages),
         )
+        if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
+            site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
         index.start()
 
     manifests: list[Manifest] = []
@@ -471,7 +475,8 @@ def _build(
         for index in search_index:
             index.wait()
             if isinstance(writer, TarWriter):
-                writer.add_tree("pagefind", index.output)
+                for folder in index.folders:
+                    writer.add_tree(folder.name, folder)
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - started

@@ -21,6 +21,13 @@ documents that changed and removes those that are gone, instead of writing (and 
 one again. Pagefind still indexes all of them: it has no incremental mode. When there is nothing
 to index (an empty or wholly rejected data folder), Pagefind is not run: it refuses an empty
 index, and the search page gets a module that finds nothing (`EMPTY_INDEX`).
+
+Pagefind holds the whole index it makes in memory (2.1 GB at the full registry's 15,036
+documents), so a large source is indexed in shards: consecutive runs of at most `SHARD_DOCS`
+documents of the sorted list, each by its own Pagefind run, one after another, so that only one
+shard is ever held. Shard 1 is `pagefind/`, shard k `pagefind-k/`, each a complete Pagefind index;
+the search page merges them in the browser with Pagefind's `mergeIndex` (static/search.js). Up to
+`SHARD_DOCS` documents there is one run, as there always was.
 """
 
 from __future__ import annotations
@@ -41,6 +48,10 @@ from typing import Any
 from builder.urls import check_output_path
 
 SEARCH_PAGE = "search/index.html"
+
+SHARD_DOCS = 2000
+"""The most documents one Pagefind run indexes (see the module's docstring): about 340 MiB of
+Pagefind's memory, measured in docs/performance.md ("Pagefind in shards")."""
 
 EMPTY_INDEX = b"""// This build had nothing to search (no grading results were read), and Pagefind refuses to
 // make an index of nothing: the search page gets this module, which finds nothing, instead.
@@ -81,19 +92,25 @@ class SearchIndexError(RuntimeError):
 
 
 class SearchIndex:
-    """One Pagefind run: documents and pages are put into the search-source folder `source` (kept
-    from the previous build), then `start()` runs Pagefind in the background (the build computes
-    its statistics meanwhile) and `wait()` collects it, with its index in `output`."""
+    """Pagefind over a search source: documents and pages are put into the search-source folder
+    `source` (kept from the previous build), then `start()` runs Pagefind in the background (the
+    build computes its statistics meanwhile) and `wait()` collects it, with its index in `output`,
+    or in `output` and its sibling shard folders (`folders`) past `shard_docs` documents."""
 
-    def __init__(self, output: Path, source: Path) -> None:
+    def __init__(self, output: Path, source: Path, shard_docs: int = SHARD_DOCS) -> None:
+        if shard_docs < 1:
+            raise ValueError("a shard holds at least one document")
         self.output = output
         self.source = source
+        self.shard_docs = shard_docs
         self.source.mkdir(parents=True, exist_ok=True)
         self._kept: set[str] = set()
         self._made: set[Path] = set()
+        self._runner: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._stopping = False
         self._process: subprocess.Popen[bytes] | None = None
-        self._service: _Service | None = None
-        self._errors: Any = None
+        self._failure: str | None = None
 
     def _put(self, path: str, content: bytes) -> None:
         """Writes `content` at `path` unless the previous build left it there already."""
@@ -130,58 +147,96 @@ class SearchIndex:
                 with contextlib.suppress(OSError):  # not empty: it holds kept documents
                     os.rmdir(os.path.join(folder, name))
 
+    def _shards(self) -> list[list[str]]:
+        paths = sorted(self._kept)
+        return [paths[start:start + self.shard_docs] for start in range(0, len(paths), self.shard_docs)]
+
+    @property
+    def folders(self) -> list[Path]:
+        """The index's folders once the documents are added: `output` (shard 1), then
+        `output-2`, `output-3`… beside it, one per further shard."""
+        count = max(1, -(-len(self._kept) // self.shard_docs))
+        return [self.output] + [self.output.with_name(f"{self.output.name}-{k}") for k in range(2, count + 1)]
+
     def start(self) -> None:
-        """Runs Pagefind as a service and hands it the documents one by one, sorted by path. Its
-        command line would read the folder in the order the filesystem lists it (tmpfs and ext4
-        differ, and so do two ext4 disks), and Pagefind numbers its pages in that order: the same
-        data would not give the same index bytes wherever it is built. The service takes pages in
-        the order they are sent and indexes them one after another."""
+        """Runs Pagefind in the background, one shard after another. Each run is a service handed
+        its documents one by one, sorted by path. Pagefind's command line would read the folder in
+        the order the filesystem lists it (tmpfs and ext4 differ, and so do two ext4 disks), and
+        Pagefind numbers its pages in that order: the same data would not give the same index
+        bytes wherever it is built. The service takes pages in the order they are sent and
+        indexes them one after another."""
         if not self._kept:
             self.output.mkdir(parents=True, exist_ok=True)
             (self.output / "pagefind.js").write_bytes(EMPTY_INDEX)
             return
-        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
-        self._process = subprocess.Popen(
-            [str(pagefind_executable()), "--service"], cwd=self.source,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
-        )
-        self._service = _Service(self._process, sorted(self._kept), self.source)
+        shards = list(zip(self.folders, self._shards(), strict=True))
+        self._runner = threading.Thread(target=self._run_all, args=(shards,), daemon=True)
+        self._runner.start()
+
+    def _run_all(self, shards: list[tuple[Path, list[str]]]) -> None:
+        try:
+            for output, paths in shards:
+                failure = self._run_one(output, paths)
+                if failure is not None:
+                    self._failure = failure
+                    return
+        except Exception as error:  # raised again by wait(), in the build's thread
+            self._failure = f"pagefind failed: {error!r}"
+
+    def _run_one(self, output: Path, paths: list[str]) -> str | None:
+        """One Pagefind run over `paths`, its index written into `output`; returns why it
+        failed, or None."""
+        with tempfile.TemporaryFile() as errors:
+            with self._lock:
+                if self._stopping:
+                    return "stopped"
+                self._process = process = subprocess.Popen(
+                    [str(pagefind_executable()), "--service"], cwd=self.source,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                )
+            service = _Service(process, paths, self.source)
+            failure = service.finish()
+            code = process.wait()
+            if failure is None and service.files is None:
+                failure = "no index came back"
+            if failure is not None or code != 0:
+                errors.seek(0)
+                message = errors.read().decode("utf-8", "replace").strip()
+                return f"pagefind failed ({code}): {failure or ''} {message}".strip()
+        _write(output, service.files or [])
+        return None
 
     def wait(self) -> None:
         try:
-            if self._process is None:
+            if self._runner is None:
                 self.start()
-            if self._process is None or self._service is None:  # nothing to index (`start`)
+            if self._runner is None:  # nothing to index (`start`)
                 return
-            assert self._errors is not None
-            failure = self._service.finish()
-            code = self._process.wait()
-            if failure is None and self._service.files is None:
-                failure = "no index came back"
-            if failure is not None or code != 0:
-                self._errors.seek(0)
-                message = self._errors.read().decode("utf-8", "replace").strip()
-                raise SearchIndexError(f"pagefind failed ({code}): {failure or ''} {message}".strip())
-            self._write(self._service.files or [])
+            self._runner.join()
+            if self._failure is not None:
+                raise SearchIndexError(self._failure)
         finally:
             self.close()
 
-    def _write(self, files: list[tuple[str, bytes]]) -> None:
-        """The index's files into `output`, each path checked as every output path is."""
-        for path, content in sorted(files):
-            target = self.output / check_output_path(path)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-
     def close(self) -> None:
-        """Stops a run still going (a build that failed meanwhile); the source folder is kept for
-        the next build."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()  # the service's threads then see its pipes close
-            self._process.wait()
-        if self._errors is not None:
-            self._errors.close()
-            self._errors = None
+        """Stops a run still going (a build that failed meanwhile) and starts no further shard;
+        the source folder is kept for the next build."""
+        with self._lock:
+            self._stopping = True
+            process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()  # the service's threads then see its pipes close
+            process.wait()
+        if self._runner is not None:
+            self._runner.join()
+
+
+def _write(output: Path, files: list[tuple[str, bytes]]) -> None:
+    """An index's files into `output`, each path checked as every output path is."""
+    for path, content in sorted(files):
+        target = output / check_output_path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
 
 
 def pagefind_executable() -> Path:

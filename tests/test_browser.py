@@ -434,3 +434,53 @@ def test_tool_charts_start_at_the_axis_and_a_big_server_gets_a_histogram(small, 
     assert sum(counts.values()) == 120 == len(tdqs)
     assert counts == {value: tdqs.count(value) for value in sorted(set(tdqs))}
     page.close()
+
+
+# ---- search in shards: a large index merged in the browser with Pagefind's mergeIndex ------------
+
+
+def _fragment_urls(folder: Path) -> set[str]:
+    """The page URLs an index folder holds, read from its fragments (gzipped JSON after Pagefind's
+    `pagefind_dcd` signature)."""
+    import gzip
+
+    return {json.loads(gzip.decompress(p.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
+            for p in (folder / "fragment").iterdir()}
+
+
+@pytest.fixture(scope="module")
+def sharded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The demo's 77 search documents indexed 20 at a time: four shards."""
+    out = tmp_path_factory.mktemp("sharded") / "site"
+    build(ROOT / "data", out, SiteConfig(base_url=BASE), shard_docs=20)
+    with served(out, BASE) as url:
+        yield url, out
+
+
+def test_a_sharded_index_finds_documents_of_the_first_and_last_shard(sharded, browser) -> None:
+    base, out = sharded
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith("pagefind")) == [
+        "pagefind", "pagefind-2", "pagefind-3", "pagefind-4"]
+    # The demo's search documents sorted by path, cut every 20 (by hand): the provider page is the
+    # 13th, the session the 75th, the server holding `get-playlist` the 52nd.
+    assert "/providers/example-maps/" in _fragment_urls(out / "pagefind")
+    assert "/sessions/session-1779362800251-e84b27/" in _fragment_urls(out / "pagefind-4")
+    assert "/servers/soundry-mcp/" in _fragment_urls(out / "pagefind-3")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base + "search/?q=example-maps")
+    _, hrefs = _results(page)
+    assert BASE + "providers/example-maps/" in hrefs, hrefs
+    page.goto(base + "search/?q=session-1779362800251-e84b27")
+    _, hrefs = _results(page)
+    assert hrefs[0] == BASE + "sessions/session-1779362800251-e84b27/", hrefs[:5]
+    # The exact name still comes first, from the third shard among the hits of all four.
+    page.goto(base + "search/?q=get_playlist")
+    status, hrefs = _results(page)
+    assert hrefs[0] == BASE + "servers/soundry-mcp/tools/get-playlist/", hrefs[:5]
+    assert len(hrefs) == len(set(hrefs)), "a hit shown twice"
+    assert status == f"{len(hrefs)} results for “get_playlist”"
+    assert not errors, errors
+    page.close()

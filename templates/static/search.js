@@ -4,7 +4,15 @@
   "use strict";
   var script = document.currentScript;
   var moduleUrl = new URL(script.getAttribute("data-pagefind"), window.location.href).href;
+  // A large index comes in shards (builder/search.py): `data-shards` lists the pagefind.js of every
+  // shard after the first, whose folders are merged into the first one's search. Each is given as a
+  // path from the site's root, as Pagefind finds the first: from a full URL, Pagefind (in its web
+  // worker) would make its results' URLs absolute too.
+  var shardFolders = (script.getAttribute("data-shards") || "").split(" ").filter(Boolean).map(function (url) {
+    return new URL(".", new URL(url, window.location.href)).pathname;
+  });
   var pagefind = null;
+  var loading = null;
   var latest = 0;
   var RESULTS = 30;
 
@@ -101,10 +109,18 @@
     status.textContent = count ? count + (count === 1 ? " result" : " results") + " for “" + query + "”" : "No results for “" + query + "”";
   }
 
+  // Loaded once, however many searches start meanwhile: a shard merged twice would give every hit twice.
+  async function load() {
+    var module = await import(moduleUrl);
+    await module.init();
+    for (var i = 0; i < shardFolders.length; i++) { await module.mergeIndex(shardFolders[i]); }
+    return module;
+  }
+
   async function run(query, status, list) {
     var ticket = ++latest;
     if (!query.trim()) { list.textContent = ""; status.textContent = ""; return; }
-    if (!pagefind) { pagefind = await import(moduleUrl); await pagefind.init(); }
+    if (!pagefind) { loading = loading || load(); pagefind = await loading; }
     var search = await pagefind.debouncedSearch(query, {}, 150);
     if (search === null || ticket !== latest) { return; }
     // Documents naming a tool or server exactly carry its compact form (builder/search.py
