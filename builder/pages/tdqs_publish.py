@@ -170,7 +170,7 @@ def change_rows(server: Server) -> list[ChangeRow]:
     return rows
 
 
-HISTORY = f"{FOLDER}/tool-scores-history.csv.gz"
+HISTORY = urls.download_file("tool-scores-history", "csv.gz")
 """Every tool's scores in every capture: the full history behind the changes page and the feed."""
 CHANGES_SHOWN = 50
 """The changes page keeps a recent window, so it stays light however large the registry: the

@@ -27,7 +27,6 @@ from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.pages.tdqs_corpus import TdqsSection
-from builder.publish.bulk import FOLDER
 from builder.sources.tdqs.models import CurrentScores
 
 TIERS = ("A", "B", "C", "D", "F")
@@ -254,5 +253,5 @@ def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> 
                             current=t == tier) for t in tiers],
                 order_paths={k: urls.server_list_page(k, 1) for k in ORDERS},
                 whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=tier,
-                csv_path=f"{FOLDER}/servers.csv.gz",
+                csv_path=urls.download_file("servers", "csv.gz"),
             ))
