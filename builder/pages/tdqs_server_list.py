@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 
 import duckdb
 from pydantic import BaseModel, ConfigDict
+from tdqs import TIERS as TDQS_TIERS
 
 from builder import numbers, queries, urls
 from builder.dates import day_words
@@ -29,7 +30,8 @@ from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.pages.tdqs_corpus import TdqsSection
 from builder.sources.tdqs.models import CurrentScores
 
-TIERS = ("A", "B", "C", "D", "F")
+TIERS = tuple(definition.tier for definition in TDQS_TIERS)
+"""The tier letters, best first, as the tdqs rubric defines them."""
 NOT_PUBLISHED = "not published"
 """A scored server below 80% coverage: its overall score is not published."""
 NOT_SCORED = "not scored"
