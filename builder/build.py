@@ -41,7 +41,7 @@ from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.render import TEMPLATES, Renderer
 from builder.search import SHARD_DOCS, SearchDoc, SearchIndex
-from builder.store.tables import connect, load_rows
+from builder.store.tables import load_rows, opened
 from builder.systems import all_systems
 from builder.write import FolderWriter, Writer
 
@@ -96,11 +96,8 @@ def read_and_plan(
             if corpus is not None:
                 present.append((system, corpus))
         # DuckDB is opened after reading: a reader may fork workers, which must not inherit its threads.
-        con = connect()
-        try:
+        with opened(cache) as con:
             return _plan(con, log, config, present, start_search, start_owned, started)
-        finally:
-            con.close()
     except BaseException:
         for system, corpus in present:
             if (owners := system.owners(corpus)) is not None:
