@@ -13,7 +13,6 @@ from builder.pages import cleo as cleo_pages
 from builder.pages import flowmcp as flowmcp_pages
 from builder.pages import tdqs as tdqs_pages
 from builder.pages.tdqs_section import read_section
-from builder.store.tdqs import load_tdqs
 
 
 def all_systems() -> list[GradingSystem]:
@@ -22,13 +21,13 @@ def all_systems() -> list[GradingSystem]:
         GradingSystem(
             key="tdqs",
             read=read_section,
-            load=lambda con, section: load_tdqs(con, (summary.rows for summary in section.summaries)),
+            load=lambda con, section: section.load(con),
             outputs=tdqs_pages.outputs,
             nav=tdqs_pages.nav,
             stand_in_models=lambda corpus: corpus.stand_in_models,
             data_as_of=lambda corpus: corpus.data_as_of,
             owners=lambda section: section.owners,
-            search_docs=tdqs_pages.search_docs,
+            search_docs=lambda section: section.search_docs(),
         ),
         cleo_pages.system(),
         flowmcp_pages.system(),

@@ -28,7 +28,6 @@ from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.problems import Problem
 from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
-from builder.search import SearchDoc
 from builder.sources.tdqs.reader import Server
 
 
@@ -91,6 +90,3 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield from corpus.badges.files()
 
 
-def search_docs(corpus: TdqsSection) -> Iterator[SearchDoc]:
-    yield from (summary.search for summary in corpus.summaries)
-    yield from (summary.search for summary in corpus.unscored)

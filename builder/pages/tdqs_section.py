@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+import shutil
+import tempfile
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import duckdb
 
 from builder.config import SiteConfig
 from builder.heap import settle
@@ -30,12 +35,18 @@ from builder.incremental import code_key, content_key
 from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
 from builder.pages.tdqs import server_outputs
-from builder.pages.tdqs_summary import ServerSummary, summarise
-from builder.pages.tdqs_unscored import UnscoredSummary, unscored_server_outputs, unscored_summary
+from builder.pages.tdqs_summary import ServerSummary, search_doc, summarise
+from builder.pages.tdqs_unscored import (
+    UnscoredSummary,
+    unscored_search_doc,
+    unscored_server_outputs,
+    unscored_summary,
+)
 from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
 from builder.read_cache import ReadCache
 from builder.render import Renderer
+from builder.search import SearchDoc
 from builder.sources.datafolder import kind, report_skipped
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
@@ -49,11 +60,21 @@ from builder.sources.tdqs.reader import (
 )
 from builder.sources.tdqs.registry_index import compare_index
 from builder.sources.tdqs.unscored import UnscoredServer, read_unscored_server
+from builder.store.spool import Spool
+from builder.store.tables import load_file
+from builder.store.tdqs import CAPTURE_COLUMNS, SERVER_COLUMNS, TOOL_COLUMNS, ServerRows, server_rows
 
 OWNED_FROM = 400
 """Below this many servers, forking readers costs more than it saves."""
 CHUNK = 100
 """Servers per task handed to a worker."""
+
+
+ROW_TABLES = ("tdqs_servers", "tdqs_captures", "tdqs_tools")
+ROW_COLUMNS = (SERVER_COLUMNS, CAPTURE_COLUMNS, TOOL_COLUMNS)
+"""The spool's files of DuckDB rows, in the order of `ServerRows`."""
+SEARCH_DOCS = "search-docs"
+"""The spool's file of search documents: [path, rendered HTML] a line."""
 
 
 @dataclass
@@ -64,8 +85,25 @@ class TdqsSection:
     """Each server's own pages and files: ordinary outputs, or `Owned` by the worker that read it."""
     badges: BadgeSet
     owners: Owners | None
+    spool: Spool
+    """Each server's DuckDB rows and search document, appended as they were read (builder.store.spool)."""
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
+
+    def search_docs(self) -> Iterator[SearchDoc]:
+        """Every server's search document, rendered, in data-folder order (asked for before `load`,
+        which removes the spool)."""
+        if not self.spool.folder.exists():
+            raise RuntimeError("the search documents are asked for after the section was loaded")
+        for path, html in self.spool.records(SEARCH_DOCS):  # type: ignore[misc]
+            yield SearchDoc(path, "", None, html)
+
+    def load(self, con: duckdb.DuckDBPyConnection) -> None:
+        """The tables tdqs_servers, tdqs_captures and tdqs_tools, from the spool; then the spool is
+        removed (the build's cache keeps only what the next build uses)."""
+        for table, columns in zip(ROW_TABLES, ROW_COLUMNS, strict=True):
+            load_file(con, table, columns, self.spool.path(table), self.spool.longest.get(table, 0))
+        self.spool.remove()
 
     @property
     def models(self) -> list[str]:
@@ -91,11 +129,13 @@ class _Chunk:
 
 
 _Entry = tuple[
-    ServerSummary | UnscoredSummary | None, list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge]
+    ServerSummary | UnscoredSummary | None, ServerRows | None, tuple[str, str] | None,
+    list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge],
 ]
 """A server's summary (an UnscoredSummary when it has no usable score, None when it is no server
-at all), its outputs' (path, key, is a page),
-the problems its files raised and the badges its pages show."""
+at all), its DuckDB rows (when scored), its search document (path, rendered HTML), its outputs'
+(path, key, is a page), the problems its files raised and the badges its pages show. The build's
+process keeps the summary and appends the rows and the search document to its spool."""
 
 
 def _problems_by_file(log: ProblemLog) -> dict[str, list[Problem]]:
@@ -137,17 +177,17 @@ def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, rendere
     badges = BadgeSet()
     server, outputs = _outputs_of(files, digest, reading, log, badges)
     summary: ServerSummary | UnscoredSummary | None = None
+    rows: ServerRows | None = None
+    doc: SearchDoc | None = None
     if isinstance(server, UnscoredServer):
-        summary = unscored_summary(server)
+        summary, doc = unscored_summary(server), unscored_search_doc(server)
     elif server is not None:
-        summary = summarise(server)
-    if summary is not None:
-        doc = summary.search
-        # Rendered here, on the worker's core: the search document depends on the server alone.
-        html = renderer.render_string(doc.template, doc=doc.context)
-        summary = replace(summary, search=replace(doc, context=None, html=html))
+        summary, rows = summarise(server), server_rows(server)
+        doc = search_doc(server, summary.scores)
+    # Rendered here, on the worker's core: the search document depends on the server alone.
+    search = (doc.path, renderer.render_string(doc.template, doc=doc.context)) if doc is not None else None
     planned = [(o.path, o.key, isinstance(o, Page)) for o in outputs]
-    entry: _Entry = (summary, planned, log, badges.used())
+    entry: _Entry = (summary, rows, search, planned, log, badges.used())
     return pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), outputs
 
 
@@ -225,7 +265,12 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
         keys.update(chunk.keys)
         for data in chunk.entries:
             entry: _Entry = pickle.loads(data)
-            summary, planned, server_log, badges = entry
+            summary, rows, search, planned, server_log, badges = entry
+            if rows is not None:
+                for table, encoded in zip(ROW_TABLES, rows, strict=True):
+                    section.spool.append(table, encoded)
+            if search is not None:
+                section.spool.append_json(SEARCH_DOCS, search)
             log.merge(server_log)
             section.badges.add(badges)
             if isinstance(summary, UnscoredSummary):
@@ -239,6 +284,17 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
             position += len(planned)
         settle()  # the summaries taken in are kept to the end of the build (builder.heap)
     return keys
+
+
+def _spool(cache: Path | None) -> Spool:
+    """In the build's cache; without one (a build planned in memory, as tests do), in a temporary
+    folder removed with the spool."""
+    if cache is not None:
+        return Spool(cache / "tdqs-spool")
+    scratch = Path(tempfile.mkdtemp(prefix="scorecards-spool-"))
+    spool = Spool(scratch / "spool")
+    weakref.finalize(spool, shutil.rmtree, scratch, True)
+    return spool
 
 
 def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None
@@ -258,7 +314,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     code = content_key(code_key(), config.model_dump_json()) if folder is not None else ""
     reading = _Reading(data_dir, config, code, folder, hold=not owned)
     chunks = [(reading, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
-    section = TdqsSection([], [], BadgeSet(), None)
+    section = TdqsSection([], [], BadgeSet(), None, _spool(cache))
     if owned:
         section.owners = Owners(workers)
         section.owners.planned = section.outputs  # filled by _take_in: all Owned
@@ -272,6 +328,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
         state: dict[str, Any] = {}
         keys = _take_in(section, log, [(-1, _read_chunk(state, chunk)) for chunk in chunks])
         section.outputs = list(state.get("outputs", []))
+    section.spool.finish()
     if folder is not None:
         ReadCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if kind(index_path) != "missing" else None

@@ -18,7 +18,6 @@ from builder.pages.tdqs_views import ServerScores, server_scores
 from builder.search import SearchDoc, compact_name
 from builder.sources.tdqs.reader import Server
 from builder.sources.tdqs.registry_index import IndexServer, index_server
-from builder.store.tdqs import ServerRows, server_rows
 
 
 @dataclass(frozen=True)
@@ -33,12 +32,9 @@ class ServerSummary:
     spec_versions: tuple[str, ...]
     newest: str
     """The newest capture's generatedAt."""
-    rows: ServerRows
-    """The server's rows of the DuckDB tables tdqs_servers, tdqs_captures and tdqs_tools."""
     index_entry: IndexServer
     changes: list[ChangeRow]
     feed: list[FeedEntry]
-    search: SearchDoc
 
 
 def summarise(server: Server) -> ServerSummary:
@@ -53,11 +49,9 @@ def summarise(server: Server) -> ServerSummary:
         models=tuple(c.report.model or "" for c in server.captures),
         spec_versions=tuple(c.report.spec_version for c in server.captures),
         newest=max(c.generated_at for c in server.captures),
-        rows=server_rows(server),
         index_entry=index_server(server),
         changes=change_rows(server),
         feed=server_entries(server),
-        search=search_doc(server, scores),
     )
 
 

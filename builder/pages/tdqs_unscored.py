@@ -61,8 +61,6 @@ class UnscoredSummary:
     reason: str
     captured_at: str
     tool_count: int
-    search: SearchDoc
-    """Found by its name and its tools' names, like a scored server."""
 
 
 def _tool_page(
@@ -121,19 +119,23 @@ def unscored_summary(server: UnscoredServer) -> UnscoredSummary:
         server_id=server.server_id, slug=server.slug, display_name=server.display_name,
         description=server.meta.description, reason=server.reason, captured_at=server.captured_at,
         tool_count=len(server.tools),
-        search=SearchDoc(
-            path=urls.server_page(server.slug),
-            template="search/tdqs_server.html",
-            context={
-                "display_name": server.display_name,
-                "compact": compact_name(server.display_name),
-                "about": server.meta.description,
-                "tier_text": "not scored yet",
-                "tools": [
-                    {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
-                     "tier_text": "not scored yet", "description": definition.tool.description}
-                    for name, definition in server.tools.items()
-                ],
-            },
-        ),
+    )
+
+
+def unscored_search_doc(server: UnscoredServer) -> SearchDoc:
+    """Found by its name and its tools' names, like a scored server."""
+    return SearchDoc(
+        path=urls.server_page(server.slug),
+        template="search/tdqs_server.html",
+        context={
+            "display_name": server.display_name,
+            "compact": compact_name(server.display_name),
+            "about": server.meta.description,
+            "tier_text": "not scored yet",
+            "tools": [
+                {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
+                 "tier_text": "not scored yet", "description": definition.tool.description}
+                for name, definition in server.tools.items()
+            ],
+        },
     )

@@ -6,15 +6,14 @@ must be exact (the server-level mean/min gap) can be computed without float drif
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-import duckdb
 from tdqs import TOOL_DIMENSIONS
 from tdqs.round_half_up import round_half_up
 
 from builder.sources.tdqs.reader import Capture, Server
-from builder.store.tables import encode_rows, load_encoded
+from builder.store.tables import encode_rows
 
 DIMENSION_KEYS = [dimension.key for dimension in TOOL_DIMENSIONS]
 
@@ -94,11 +93,3 @@ def server_rows(server: Server) -> ServerRows:
         encode_rows(CAPTURE_COLUMNS, (_capture_row(server, capture, seq) for seq, capture in enumerate(server.captures))),
         encode_rows(TOOL_COLUMNS, _tool_rows(server)),
     )
-
-
-def load_tdqs(con: duckdb.DuckDBPyConnection, rows: Iterable[ServerRows]) -> None:
-    """Loads every server's rows, in the order given."""
-    rows = list(rows)
-    load_encoded(con, "tdqs_servers", SERVER_COLUMNS, (server for server, _, _ in rows))
-    load_encoded(con, "tdqs_captures", CAPTURE_COLUMNS, (captures for _, captures, _ in rows))
-    load_encoded(con, "tdqs_tools", TOOL_COLUMNS, (tools for _, _, tools in rows))
