@@ -54,7 +54,7 @@ class NavItem:
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Owned:
     """An output held by a worker process that read its inputs (builder.owners): the parent
     knows only where it goes and what it is made from; the owner renders it."""
