@@ -82,10 +82,10 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus)
     yield rubric_page()
-    yield publish.changes_page([row for s in corpus.summaries for row in s.changes])
+    yield publish.changes_page(corpus.changes)
     yield publish.downloads_page()
     yield from bulk_files(con)
-    yield publish.site_feed([entry for s in corpus.summaries for entry in s.feed], config)
+    yield publish.site_feed(corpus.feed, config)
     yield from corpus.outputs
     yield from corpus.badges.files()
 

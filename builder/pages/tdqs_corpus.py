@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from builder.newest import Newest
 from builder.pages.page import DataFile, Owned, Page
+from builder.pages.tdqs_publish import ChangeRow
 from builder.pages.tdqs_summary import ServerSummary
 from builder.pages.tdqs_unscored import UnscoredSummary
 from builder.publish.badges import BadgeSet
+from builder.publish.feeds import FeedEntry
 
 
 class TdqsSection(Protocol):
@@ -29,3 +32,7 @@ class TdqsSection(Protocol):
     def badges(self) -> BadgeSet: ...
     @property
     def models(self) -> list[str]: ...
+    @property
+    def changes(self) -> Newest[ChangeRow]: ...
+    @property
+    def feed(self) -> Newest[FeedEntry]: ...

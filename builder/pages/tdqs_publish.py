@@ -7,6 +7,7 @@ from typing import Any
 
 from builder import charts, urls
 from builder.config import SiteConfig
+from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores, tool_changes
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
@@ -184,11 +185,16 @@ class ChangesContext(PageContext):
     history_path: str
 
 
-def changes_page(rows: list[ChangeRow]) -> Page:
-    newest = sorted(rows, key=lambda r: (r.scored_at, r.server_slug), reverse=True)[:CHANGES_SHOWN]
+def change_order(row: ChangeRow) -> tuple[str, str]:
+    """The changes page lists changes by this, greatest (newest) first."""
+    return row.scored_at, row.server_slug
+
+
+def changes_page(newest: Newest[ChangeRow]) -> Page:
+    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept."""
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
         title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
-        rows=newest, total=len(rows), history_path=HISTORY))
+        rows=newest.items, total=newest.total, history_path=HISTORY))
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:
@@ -198,8 +204,9 @@ def server_feed(server: Server, config: SiteConfig) -> DataFile:
     return DataFile(path, lambda: atom(title, path, server_entries(server), config), key=server.digest)
 
 
-def site_feed(entries: list[FeedEntry], config: SiteConfig) -> DataFile:
-    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, entries, config, history=HISTORY))
+def site_feed(newest: Newest[FeedEntry], config: SiteConfig) -> DataFile:
+    """`newest`: every server's feed entries, of which the newest the feed shows are kept."""
+    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, newest.items, config, history=HISTORY))
 
 
 class DownloadsContext(PageContext):

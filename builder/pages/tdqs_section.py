@@ -32,9 +32,11 @@ import duckdb
 from builder.config import SiteConfig
 from builder.heap import settle
 from builder.incremental import code_key, content_key
+from builder.newest import Newest
 from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
 from builder.pages.tdqs import server_outputs
+from builder.pages.tdqs_publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
 from builder.pages.tdqs_summary import ServerSummary, search_doc, summarise
 from builder.pages.tdqs_unscored import (
     UnscoredSummary,
@@ -44,6 +46,7 @@ from builder.pages.tdqs_unscored import (
 )
 from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
+from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
 from builder.read_cache import ReadCache
 from builder.render import Renderer
 from builder.search import SearchDoc
@@ -89,6 +92,10 @@ class TdqsSection:
     """Each server's DuckDB rows and search document, appended as they were read (builder.store.spool)."""
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
+    changes: Newest[ChangeRow] = field(default_factory=lambda: Newest(CHANGES_SHOWN, change_order))
+    """The newest changes of every server's, for the changes page."""
+    feed: Newest[FeedEntry] = field(default_factory=lambda: Newest(MAX_ENTRIES, entry_order))
+    """The newest entries of every server's feed, for the site feed."""
 
     def search_docs(self) -> Iterator[SearchDoc]:
         """Every server's search document, rendered, in data-folder order (asked for before `load`,
@@ -128,14 +135,26 @@ class _Chunk:
     """Each server's `_Entry`, pickled: what the parent needs of it (and what the cache keeps)."""
 
 
-_Entry = tuple[
-    ServerSummary | UnscoredSummary | None, ServerRows | None, tuple[str, str] | None,
-    list[tuple[str, str | None, bool]], ProblemLog, dict[str, Badge],
-]
-"""A server's summary (an UnscoredSummary when it has no usable score, None when it is no server
-at all), its DuckDB rows (when scored), its search document (path, rendered HTML), its outputs'
-(path, key, is a page), the problems its files raised and the badges its pages show. The build's
-process keeps the summary and appends the rows and the search document to its spool."""
+@dataclass(frozen=True)
+class _Entry:
+    """What the build's process takes of a server read, pickled by the worker that read it (and
+    kept by the read cache). The process keeps the summary, appends the rows and the search
+    document to its spool, and keeps only the newest changes and feed entries of all servers'."""
+
+    summary: ServerSummary | UnscoredSummary | None
+    """An UnscoredSummary when the server has no usable score; None when it is no server at all."""
+    rows: ServerRows | None
+    """Its DuckDB rows, when scored."""
+    search: tuple[str, str] | None
+    """Its search document: path, rendered HTML."""
+    changes: list[ChangeRow]
+    feed: list[FeedEntry]
+    planned: list[tuple[str, str | None, bool]]
+    """Its outputs: path, key, whether it is a page."""
+    log: ProblemLog
+    """The problems its files raised."""
+    badges: dict[str, Badge]
+    """The badges its pages show."""
 
 
 def _problems_by_file(log: ProblemLog) -> dict[str, list[Problem]]:
@@ -179,15 +198,18 @@ def _read_one(files: layout.ServerFiles, digest: str, reading: _Reading, rendere
     summary: ServerSummary | UnscoredSummary | None = None
     rows: ServerRows | None = None
     doc: SearchDoc | None = None
+    changes: list[ChangeRow] = []
+    feed: list[FeedEntry] = []
     if isinstance(server, UnscoredServer):
         summary, doc = unscored_summary(server), unscored_search_doc(server)
     elif server is not None:
         summary, rows = summarise(server), server_rows(server)
         doc = search_doc(server, summary.scores)
+        changes, feed = change_rows(server), server_entries(server)
     # Rendered here, on the worker's core: the search document depends on the server alone.
     search = (doc.path, renderer.render_string(doc.template, doc=doc.context)) if doc is not None else None
     planned = [(o.path, o.key, isinstance(o, Page)) for o in outputs]
-    entry: _Entry = (summary, rows, search, planned, log, badges.used())
+    entry = _Entry(summary, rows, search, changes, feed, planned, log, badges.used())
     return pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), outputs
 
 
@@ -265,14 +287,16 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
         keys.update(chunk.keys)
         for data in chunk.entries:
             entry: _Entry = pickle.loads(data)
-            summary, rows, search, planned, server_log, badges = entry
-            if rows is not None:
-                for table, encoded in zip(ROW_TABLES, rows, strict=True):
+            summary, planned = entry.summary, entry.planned
+            if entry.rows is not None:
+                for table, encoded in zip(ROW_TABLES, entry.rows, strict=True):
                     section.spool.append(table, encoded)
-            if search is not None:
-                section.spool.append_json(SEARCH_DOCS, search)
-            log.merge(server_log)
-            section.badges.add(badges)
+            if entry.search is not None:
+                section.spool.append_json(SEARCH_DOCS, entry.search)
+            section.changes.add(entry.changes)
+            section.feed.add(entry.feed)
+            log.merge(entry.log)
+            section.badges.add(entry.badges)
             if isinstance(summary, UnscoredSummary):
                 section.unscored.append(summary)
             elif summary is not None:
@@ -332,5 +356,5 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     if folder is not None:
         ReadCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if kind(index_path) != "missing" else None
-    compare_index(stored_index, [s.index_entry for s in section.summaries], log)
+    compare_index(stored_index, [(s.server_id, s.index_entry) for s in section.summaries], log)
     return section

@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder import urls
-from builder.pages.tdqs_publish import ChangeRow, FeedEntry, change_rows, server_entries
 from builder.pages.tdqs_views import ServerScores, server_scores
 from builder.search import SearchDoc, compact_name
 from builder.sources.tdqs.reader import Server
-from builder.sources.tdqs.registry_index import IndexServer, index_server
+from builder.sources.tdqs.registry_index import index_entry_json
 
 
 @dataclass(frozen=True)
@@ -32,9 +31,8 @@ class ServerSummary:
     spec_versions: tuple[str, ...]
     newest: str
     """The newest capture's generatedAt."""
-    index_entry: IndexServer
-    changes: list[ChangeRow]
-    feed: list[FeedEntry]
+    index_entry: str
+    """Its index.json entry, as JSON (`index_entry_json`)."""
 
 
 def summarise(server: Server) -> ServerSummary:
@@ -49,9 +47,7 @@ def summarise(server: Server) -> ServerSummary:
         models=tuple(c.report.model or "" for c in server.captures),
         spec_versions=tuple(c.report.spec_version for c in server.captures),
         newest=max(c.generated_at for c in server.captures),
-        index_entry=index_server(server),
-        changes=change_rows(server),
-        feed=server_entries(server),
+        index_entry=index_entry_json(server),
     )
 
 

@@ -37,11 +37,16 @@ class FeedEntry:
     summary: str
 
 
+def entry_order(entry: FeedEntry) -> tuple[str, str]:
+    """Feeds list their entries by this, greatest (newest) first."""
+    return entry.updated, entry.key
+
+
 def atom(title: str, feed_path: str, entries: Sequence[FeedEntry], config: SiteConfig, history: str | None = None
          ) -> str:
     """The newest MAX_ENTRIES entries; `history`, the output path of the full history (a download),
     is linked as the feed's `related` link, since a feed reader sees only the recent window."""
-    ordered = sorted(entries, key=lambda e: (e.updated, e.key), reverse=True)[:MAX_ENTRIES]
+    ordered = sorted(entries, key=entry_order, reverse=True)[:MAX_ENTRIES]
     base = config.absolute_base if config.has_absolute_base else config.base_path
     updated = ordered[0].updated if ordered else "1970-01-01T00:00:00Z"
     lines = [
