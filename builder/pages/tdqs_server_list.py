@@ -18,6 +18,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import duckdb
 from pydantic import BaseModel, ConfigDict
@@ -28,6 +31,8 @@ from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.pages.tdqs_corpus import TdqsSection
+from builder.pages.tdqs_summary import ServerSummary
+from builder.pages.tdqs_unscored import UnscoredSummary
 from builder.sources.tdqs.models import CurrentScores
 
 TIERS = tuple(definition.tier for definition in TDQS_TIERS)
@@ -133,35 +138,73 @@ def _unscored_cells(captured_at: str, tool_count: int) -> list[Cell]:
     ]
 
 
-def list_rows(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[ServerListRow]:
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """A server's place in the list, compact: its row (`row()`, with its cells) is made only when a
+    page showing it is rendered, so the build holds fifteen thousand of these, not of rows."""
+
+    server: ServerSummary | UnscoredSummary
+    when: str
+    """When its current capture was scored (or, not scored, captured)."""
+    smelly: int = 0
+    flagged: int = 0
+
+    @property
+    def display_name(self) -> str:
+        return self.server.display_name
+
+    @property
+    def slug(self) -> str:
+        return self.server.slug
+
+    @property
+    def tool_count(self) -> int:
+        server = self.server
+        return server.scores.tool_count if isinstance(server, ServerSummary) else server.tool_count
+
+    @property
+    def tier(self) -> str:
+        server = self.server
+        if isinstance(server, UnscoredSummary):
+            return NOT_SCORED
+        scores = server.scores
+        return scores.overall_tier if scores.coverage_ok and scores.overall_tier else NOT_PUBLISHED
+
+    def row(self) -> ServerListRow:
+        s = self.server
+        if isinstance(s, UnscoredSummary):
+            return ServerListRow(
+                server_id=s.slug, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
+                tier=NOT_SCORED, reason=s.reason, when=s.captured_at, tool_count=s.tool_count, overall=None,
+                mean=None, cells=_unscored_cells(s.captured_at, s.tool_count),
+            )
+        scores = s.scores
+        return ServerListRow(
+            server_id=s.server_id, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
+            tier=self.tier, reason=None, when=self.when, tool_count=scores.tool_count,
+            overall=scores.overall_score, mean=scores.mean_tdqs,
+            cells=_scored_cells(scores, self.when, self.smelly, self.flagged),
+        )
+
+
+def list_entries(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[ListEntry]:
     """Every server, scored and not, best overall score first (the query's order), then those
     not scored yet by name."""
     by_id = {server.server_id: server for server in corpus.summaries}
-    rows = []
-    for found in queries.run(con, "tdqs_server_list"):
-        server = by_id[found["server_id"]]
-        scores = server.scores
-        rows.append(ServerListRow(
-            server_id=server.server_id, slug=server.slug, display_name=server.display_name, page=urls.server_page(server.slug),
-            tier=scores.overall_tier if scores.coverage_ok and scores.overall_tier else NOT_PUBLISHED,
-            reason=None, when=found["generated_at"], tool_count=scores.tool_count,
-            overall=scores.overall_score, mean=scores.mean_tdqs,
-            cells=_scored_cells(scores, found["generated_at"], found["smelly_tools"], found["flagged_tools"]),
-        ))
-    for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug)):
-        rows.append(ServerListRow(
-            server_id=s.slug, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug), tier=NOT_SCORED, reason=s.reason,
-            when=s.captured_at, tool_count=s.tool_count, overall=None, mean=None,
-            cells=_unscored_cells(s.captured_at, s.tool_count),
-        ))
-    return rows
+    entries = [
+        ListEntry(by_id[found["server_id"]], found["generated_at"], found["smelly_tools"], found["flagged_tools"])
+        for found in queries.run(con, "tdqs_server_list")
+    ]
+    entries += [ListEntry(s, s.captured_at)
+                for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug))]
+    return entries
 
 
-def _by_name(row: ServerListRow) -> tuple[str, str]:
+def _by_name(row: ListEntry) -> tuple[str, str]:
     return row.display_name.lower(), row.slug
 
 
-ORDERS: dict[str, tuple[str, Callable[[list[ServerListRow]], list[ServerListRow]]]] = {
+ORDERS: dict[str, tuple[str, Callable[[list[ListEntry]], list[ListEntry]]]] = {
     "score": ("best overall score first", lambda rows: rows),
     "name": ("by name, A to Z", lambda rows: sorted(rows, key=_by_name)),
     "tools": ("most tools first", lambda rows: sorted(rows, key=lambda r: (-r.tool_count, *_by_name(r)))),
@@ -211,23 +254,27 @@ def _tier_order(tier: str) -> int:
     return TIERS.index(tier) if tier in TIERS else len(TIERS) + (tier == NOT_SCORED)
 
 
-def _list_json(rows: list[ServerListRow]) -> str:
+def _list_json(entries: list[ListEntry]) -> str:
     """The whole list for the browser, in score order: per row its page, name, tier, reason and cells."""
     body = {
         "columns": [column.heading for column in COLUMNS],
         "rows": [
             [r.page, r.display_name, r.tier, r.reason, [c.compact() for c in r.cells]]
-            for r in rows
+            for r in (entry.row() for entry in entries)
         ],
     }
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 
+def _page_context(entries: list[ListEntry], **fields: Any) -> ServersContext:
+    return ServersContext(rows=[entry.row() for entry in entries], **fields)
+
+
 def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Iterator[Page | DataFile]:
-    rows = list_rows(con, corpus)
+    rows = list_entries(con, corpus)
     counts = Counter(row.tier for row in rows)
     tiers = sorted(counts, key=_tier_order)
-    views: dict[str, tuple[str, list[ServerListRow]]] = {
+    views: dict[str, tuple[str, list[ListEntry]]] = {
         key: (label, sort(rows)) for key, (label, sort) in ORDERS.items()
     }
     for tier in tiers:
@@ -235,17 +282,18 @@ def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> 
                                   [row for row in rows if row.tier == tier])
     unscored = counts[NOT_SCORED]
     everything = f"{len(rows):,} servers" + (f" ({unscored:,} not scored yet)" if unscored else "")
-    yield DataFile(INDEX, _list_json(rows))
+    yield DataFile(INDEX, partial(_list_json, rows))
     for key, (label, view_rows) in views.items():
         pages = split(view_rows)
         tier = next((t for t in tiers if tier_view(t) == key), None)
         for number, page_rows in enumerate(pages, start=1):
             path = urls.server_list_page(key, number)
             summary = f"{everything}, {label}" if tier is None else f"{len(view_rows):,} of {everything}: {label}"
-            yield Page(path, "tdqs/servers.html", ServersContext(
+            yield Page(path, "tdqs/servers.html", partial(
+                _page_context, list(page_rows),
                 title="All servers" if number == 1 and key == "score" else f"Servers, {label}, page {number}",
                 description=f"{len(rows)} MCP servers with their TDQS scores.",
-                rows=list(page_rows), columns=list(COLUMNS), order="score" if tier else key, summary=summary,
+                columns=list(COLUMNS), order="score" if tier else key, summary=summary,
                 pager=pager(number, len(pages), len(view_rows), lambda n, k=key: urls.server_list_page(k, n)),
                 orders=[ViewLink(label=label_, path=urls.server_list_page(k, 1), current=k == key)
                         for k, (label_, _) in ORDERS.items()],
