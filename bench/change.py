@@ -25,7 +25,7 @@ from typing import Any
 from tdqs import parse_tool_definitions, score_server, stringify_json
 
 from bench.corpus import INDEX, replace_file
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.models import RegistryIndex
 from builder.sources.tdqs.reader import read_server

@@ -22,8 +22,8 @@ if __package__ in (None, ""):
 import builder.pages.tdqs_section  # noqa: E402
 from builder.build import read_and_plan  # noqa: E402
 from builder.config import SiteConfig  # noqa: E402
+from builder.engine.render import Renderer  # noqa: E402
 from builder.pages.page import Page  # noqa: E402
-from builder.render import Renderer  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 from test_cleo_reader import grade_row, write_lines
 
 from builder import urls
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources import cleo
 from builder.sources.cleo.corpus import CleoCorpus
 

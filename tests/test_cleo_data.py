@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources import cleo
 from builder.sources.cleo.rubric import match_flag
 

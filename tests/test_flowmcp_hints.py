@@ -6,8 +6,8 @@ from pathlib import Path
 
 from flowmcp_fixtures import answer, entry, shared, write
 
+from builder.engine.problems import ProblemLog
 from builder.pages.flowmcp_hints import entry_hints, report_hints, rollup_hints
-from builder.problems import ProblemLog
 from builder.sources.flowmcp.reader import read
 from builder.sources.flowmcp.records import EntryRecord, Rollup
 from builder.sources.flowmcp.report_models import GradeReport

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flowmcp_fixtures import write
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.flowmcp.reader import read
 from builder.sources.flowmcp.reports import ReportSet
 

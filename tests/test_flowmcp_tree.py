@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flowmcp_fixtures import DEFILLAMA_INDEX, ETHERSCAN_ENTRY, VETO_ENTRY, answer, entry, spec_tree, write
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.flowmcp.reader import FlowCorpus, read
 from builder.sources.flowmcp.records import Rollup
 

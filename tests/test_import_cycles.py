@@ -130,7 +130,7 @@ def test_the_graph_is_the_builders() -> None:
     graph = import_graph()
     # A few edges known from the source, so an empty graph cannot pass the test below.
     assert "builder.systems" in graph["builder.build"]
-    assert "builder.grading_system" in graph["builder.pages.cleo"]
+    assert "builder.engine.grading_system" in graph["builder.pages.cleo"]
     assert "builder.pages.tdqs" in graph["builder.pages.tdqs_section"]
     assert len(graph) > 100
 

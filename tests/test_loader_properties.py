@@ -13,7 +13,7 @@ from corpus import definition, report, scores, tool_score, write_capture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.cleo import read as read_cleo
 from builder.sources.tdqs.reader import read_tdqs
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from builder.add.plan import AddError
-from builder.problems import Problem, ProblemLog
+from builder.engine.problems import Problem, ProblemLog
 from builder.sources import cleo
 from builder.sources.flowmcp.reader import read as read_flowmcp
 from builder.sources.tdqs.reader import read_tdqs

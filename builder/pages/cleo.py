@@ -18,7 +18,8 @@ import duckdb
 
 from builder import numbers, queries, urls
 from builder.config import CleoGradeScale, SiteConfig
-from builder.grading_system import GradingSystem
+from builder.engine.grading_system import GradingSystem
+from builder.engine.problems import Problem
 from builder.pages import cleo_stats
 from builder.pages.cleo_api import sessions_api
 from builder.pages.cleo_chart import score_timeline
@@ -38,7 +39,6 @@ from builder.pages.cleo_views import (
     session_row,
 )
 from builder.pages.page import DataFile, NavItem, Page
-from builder.problems import Problem
 from builder.sources import cleo as source
 from builder.sources.cleo.corpus import CleoCorpus, Session
 from builder.sources.cleo.rubric import DIMENSIONS

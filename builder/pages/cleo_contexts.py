@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from builder.engine.problems import Problem
 from builder.pages.page import PageContext
-from builder.problems import Problem
 
 
 class View(BaseModel):

@@ -25,7 +25,7 @@ import duckdb
 
 from builder import queries, urls
 from builder.config import SiteConfig
-from builder.grading_system import GradingSystem
+from builder.engine.grading_system import GradingSystem
 from builder.pages import flowmcp_stats
 from builder.pages.flowmcp_entry import entry_outputs
 from builder.pages.flowmcp_provider import provider_outputs

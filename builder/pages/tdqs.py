@@ -16,6 +16,7 @@ from tdqs import SPEC_VERSION
 
 from builder import urls
 from builder.config import SiteConfig
+from builder.engine.problems import Problem
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
 from builder.pages.rubric import rubric_page
@@ -25,7 +26,6 @@ from builder.pages.tdqs_server import ServerContext, server_api, server_context,
 from builder.pages.tdqs_server_list import server_list_outputs
 from builder.pages.tdqs_tool import tool_page_context
 from builder.pages.tdqs_unscored import unscored_tool_pages
-from builder.problems import Problem
 from builder.publish.badges import BadgeSet
 from builder.publish.bulk import bulk_files
 from builder.sources.tdqs.reader import Server

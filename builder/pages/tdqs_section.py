@@ -2,7 +2,7 @@
 planned — its own pages listed — where it was read.
 
 A registry (`OWNED_FROM` servers or more, on a machine with several cores) is read by forked
-workers (builder.owners): each returns the summaries of the servers it read, its problems and the
+workers (builder.engine.owners): each returns the summaries of the servers it read, its problems and the
 badges its pages use, and later renders those servers' pages (`Owned` outputs) once the build
 knows the site-wide values. A worker does not hold the servers it read until then: that grew its
 memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
@@ -30,10 +30,14 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
-from builder.heap import settle
-from builder.incremental import code_key, content_key
+from builder.engine.heap import settle
+from builder.engine.incremental import code_key, content_key
+from builder.engine.owners import Owners
+from builder.engine.problems import Problem, ProblemLog
+from builder.engine.read_cache import ReadCache
+from builder.engine.render import Renderer
+from builder.engine.search import SearchDoc
 from builder.newest import Newest
-from builder.owners import Owners
 from builder.pages.page import DataFile, Owned, Page
 from builder.pages.tdqs import server_outputs
 from builder.pages.tdqs_publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
@@ -44,12 +48,8 @@ from builder.pages.tdqs_unscored import (
     unscored_server_outputs,
     unscored_summary,
 )
-from builder.problems import Problem, ProblemLog
 from builder.publish.badges import Badge, BadgeSet
 from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
-from builder.read_cache import ReadCache
-from builder.render import Renderer
-from builder.search import SearchDoc
 from builder.sources.datafolder import kind, report_skipped
 from builder.sources.jsonfile import read_json
 from builder.sources.tdqs import layout
@@ -172,7 +172,7 @@ class _Reading:
     data_dir: Path
     config: SiteConfig
     code: str
-    """builder.incremental.code_key() with the site settings: part of every cache key (empty when
+    """builder.engine.incremental.code_key() with the site settings: part of every cache key (empty when
     there is no cache)."""
     cache: Path | None
     """Where each server's entry is kept between builds, under its content key (`ReadCache`)."""
@@ -306,7 +306,7 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
                     Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
                 )
             position += len(planned)
-        settle()  # the summaries taken in are kept to the end of the build (builder.heap)
+        settle()  # the summaries taken in are kept to the end of the build (builder.engine.heap)
     return keys
 
 

@@ -13,6 +13,7 @@ from tdqs import COHERENCE_DIMENSIONS
 from tdqs.round_half_up import round_half_up
 
 from builder import charts, numbers
+from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.pages.tdqs_views import (
     BadgeView,
@@ -28,7 +29,6 @@ from builder.pages.tdqs_views import (
     stated_text,
     unscored_rows,
 )
-from builder.problems import Problem
 from builder.server_advice import FixWorst, Pattern, server_advice
 from builder.sources.tdqs.models import CurrentScores as ServerScores
 from builder.sources.tdqs.reader import Capture, Server, ToolRecord

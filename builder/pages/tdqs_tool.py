@@ -11,6 +11,7 @@ from tdqs import FLAGS, TIERS, TOOL_DIMENSIONS
 
 from builder import numbers
 from builder.checklist import Action, anchor_for, tool_actions
+from builder.engine.problems import Problem
 from builder.pages import tdqs_publish as publish
 from builder.pages.page import PageContext
 from builder.pages.tdqs_definitions import DefinitionChange, changes, first_seen, summary
@@ -29,7 +30,6 @@ from builder.pages.tdqs_views import (
     stated_text,
     tool_changes,
 )
-from builder.problems import Problem
 from builder.sources.tdqs.reader import Server, ToolRecord
 
 FLAG_BY_NAME = {flag.name: flag for flag in FLAGS}

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from builder import urls
+from builder.engine.search import SearchDoc, compact_name
 from builder.pages.page import Page, PageContext
 from builder.pages.tdqs_views import (
     OTHER_TOOLS,
@@ -21,7 +22,6 @@ from builder.pages.tdqs_views import (
     other_tools,
     unscored_rows,
 )
-from builder.search import SearchDoc, compact_name
 from builder.sources.tdqs.reader import Definition, Server
 from builder.sources.tdqs.unscored import UnscoredServer
 

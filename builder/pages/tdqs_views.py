@@ -13,8 +13,8 @@ from pydantic.alias_generators import to_camel
 from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
 from builder import numbers
+from builder.engine.problems import Problem
 from builder.pages.tdqs_definitions import as_json, schema_text
-from builder.problems import Problem
 from builder.sources.tdqs.models import CurrentScores as ServerScores
 from builder.sources.tdqs.reader import Capture, Server, ToolRecord
 from builder.sources.tdqs.registry_index import current_scores

@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.numbers import exact_sum
-from builder.problems import ProblemLog, describe_validation_error
 from builder.sources.cleo.models import GradeResult
 from builder.sources.cleo.rubric import is_gradable
 from builder.sources.datafolder import Unreadable, entries, read_regular

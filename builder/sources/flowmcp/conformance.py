@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from builder.problems import describe_validation_error, json_path
+from builder.engine.problems import describe_validation_error, json_path
 from builder.sources.flowmcp.models import GradingEntry
 
 NA_001 = "NA-001"

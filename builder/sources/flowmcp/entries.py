@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from builder.engine.problems import ProblemLog
 from builder.numbers import banded
-from builder.problems import ProblemLog
 from builder.sources.datafolder import entry_kind, listing, skip_reason
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.conformance import check_entry

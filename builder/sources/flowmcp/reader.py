@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.datafolder import kind
 from builder.sources.flowmcp.layout import GRADING_DATA
 from builder.sources.flowmcp.records import EntryRecord, Rollup

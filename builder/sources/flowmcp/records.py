@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from builder.problems import json_path
+from builder.engine.problems import json_path
 from builder.sources.flowmcp.layout import GradingName, NodePath
 from builder.sources.flowmcp.models import (
     GradingEntry,

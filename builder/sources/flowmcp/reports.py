@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from builder.problems import ProblemLog, describe_validation_error
+from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.sources.datafolder import entry_kind, kind, listing, report_skipped, skip_reason
 from builder.sources.flowmcp.records import Difference
 from builder.sources.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile

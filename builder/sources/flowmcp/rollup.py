@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from builder.problems import ProblemLog, json_path
+from builder.engine.problems import ProblemLog, json_path
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.layout import NodePath, OwnerFiles
 from builder.sources.flowmcp.models import (

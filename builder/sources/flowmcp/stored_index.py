@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from builder.problems import ProblemLog, describe_validation_error
+from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.models import (
     Blocker,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from builder.problems import ProblemLog, describe_validation_error
+from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.sources.datafolder import report_skipped
 from builder.sources.flowmcp import SYSTEM
 from builder.sources.flowmcp.entries import read_trails

@@ -25,8 +25,8 @@ from tdqs import (
     parse_tool_definitions,
 )
 
-from builder.incremental import content_key
-from builder.problems import ProblemLog, describe_validation_error, json_path
+from builder.engine.incremental import content_key
+from builder.engine.problems import ProblemLog, describe_validation_error, json_path
 from builder.sources import jsonfile
 from builder.sources.datafolder import Unreadable, kind, read_regular, report_skipped, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
@@ -123,7 +123,7 @@ class Server:
     unscored_definitions: dict[str, str] = field(default_factory=dict)
     digest: str = ""
     """Content hash of every file in the server's folder: the key of its pages for incremental
-    rebuilds (builder.incremental)."""
+    rebuilds (builder.engine.incremental)."""
     tool_lists: tuple[ToolList, ...] = ()
     """Every captured tools/list, oldest first."""
     unscored_slugs: dict[str, str] = field(default_factory=dict)

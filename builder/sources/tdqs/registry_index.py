@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from builder.problems import ProblemLog, describe_validation_error, json_path
+from builder.engine.problems import ProblemLog, describe_validation_error, json_path
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.models import (
     CurrentScores,

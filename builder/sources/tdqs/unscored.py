@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 from builder.sources.jsonfile import relative_name
 from builder.sources.tdqs import layout
 from builder.sources.tdqs.models import ServerMeta

@@ -9,10 +9,10 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context,
 from markupsafe import Markup
 
 from builder import numbers, tier_colours, urls
-from builder.assets import TEMPLATES
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
+from builder.engine.assets import TEMPLATES
 from builder.markdown import is_safe_url, render_trusted, render_untrusted
 from builder.pages.page import Page
 

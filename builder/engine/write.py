@@ -3,9 +3,9 @@
 - It refuses to write the same path twice, so two names that map to one slug are a build error,
   not a page silently overwritten.
 - It refuses any path that would leave the output folder.
-- It writes into a staging folder beside the output (made and marked by builder.output) and swaps
+- It writes into a staging folder beside the output (made and marked by builder.engine.output) and swaps
   it in only when the build is complete, so a failed or interrupted build leaves the previous site
-  whole. The output itself was checked and locked before (builder.output.claimed).
+  whole. The output itself was checked and locked before (builder.engine.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
 - `MemoryWriter` keeps files in a dict, for tests.
@@ -18,7 +18,7 @@ import shutil
 import threading
 from pathlib import Path
 
-from builder.output import make_staging
+from builder.engine.output import make_staging
 from builder.urls import check_output_path
 
 
@@ -114,7 +114,7 @@ class RawFolderWriter(Writer):
 
 class FolderWriter(Writer):
     """Writes the site into `site/` inside a marked staging folder `.<name>.tmp-*` beside `out`;
-    `commit()` swaps it into place. `out` must have been checked and locked (builder.output)."""
+    `commit()` swaps it into place. `out` must have been checked and locked (builder.engine.output)."""
 
     def __init__(self, out: Path) -> None:
         super().__init__()

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from builder.heap import settle
+from builder.engine.heap import settle
 
 Task = Callable[[dict[str, Any], Any], Any]
 """A module-level function run in a worker: (the worker's own state, the argument) → result."""
@@ -68,7 +68,7 @@ def _serve(connection: Connection, parent: int) -> None:
         connection.send(reply)
         del task, argument, reply
         gc.collect()  # the task's garbage cycles (only its own objects are walked), or they are frozen for good
-        settle()  # what the task left in `state` stays for the worker's life (builder.heap)
+        settle()  # what the task left in `state` stays for the worker's life (builder.engine.heap)
     connection.close()
     os._exit(0)
 

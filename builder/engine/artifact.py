@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from builder.output import make_staging
+from builder.engine.output import make_staging
+from builder.engine.write import RawFolderWriter, Writer
 from builder.urls import check_output_path
-from builder.write import RawFolderWriter, Writer
 
 BLOCK = 512
 MTIME = 0
@@ -136,7 +136,7 @@ def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
 
 class TarWriter(Writer):
     """Writes the site into `out` (a `.tar`), through segments in a marked staging folder
-    `.<name>.tmp-*` beside it. `out` must have been checked and locked (builder.output)."""
+    `.<name>.tmp-*` beside it. `out` must have been checked and locked (builder.engine.output)."""
 
     def __init__(self, out: Path) -> None:
         super().__init__()

@@ -22,10 +22,10 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from builder.assets import TEMPLATES
 from builder.config import SiteConfig
+from builder.engine.assets import TEMPLATES
 
-_ROOT = Path(__file__).resolve().parent
+_ROOT = Path(__file__).resolve().parents[1]
 MANIFEST_VERSION = 1
 
 

@@ -16,10 +16,10 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
-from builder.owners import Owners
+from builder.engine.owners import Owners
+from builder.engine.problems import ProblemLog
+from builder.engine.search import SearchDoc
 from builder.pages.page import DataFile, NavItem, Page
-from builder.problems import ProblemLog
-from builder.search import SearchDoc
 
 
 @dataclass(frozen=True)
@@ -43,5 +43,5 @@ class GradingSystem:
     owners: Callable[[Any], Owners | None] = lambda corpus: None
     """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
     search_docs: Callable[[Any], Iterable[SearchDoc]] | None = None
-    """Compact search documents for Pagefind (see builder.search); None indexes the system's
+    """Compact search documents for Pagefind (see builder.engine.search); None indexes the system's
     rendered pages, where its templates mark `data-pagefind-body`."""
