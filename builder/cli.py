@@ -134,8 +134,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
 
     data = _data_dir(args.data)
     log = ProblemLog()
@@ -149,8 +149,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
     from scorecards_demo.generate import generate_demo
 
     out = Path(args.output)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from builder.engine.grading_system import GradingSystem
 from builder.pages import cleo as cleo_pages
 from builder.pages import flowmcp as flowmcp_pages
-from builder.pages import tdqs as tdqs_pages
-from builder.pages.tdqs_section import read_section
+from builder.tdqs.pages import outputs as tdqs_pages
+from builder.tdqs.pages.section import read_section
 
 
 def all_systems() -> list[GradingSystem]:

@@ -131,7 +131,7 @@ def test_the_graph_is_the_builders() -> None:
     # A few edges known from the source, so an empty graph cannot pass the test below.
     assert "builder.systems" in graph["builder.build"]
     assert "builder.engine.grading_system" in graph["builder.pages.cleo"]
-    assert "builder.pages.tdqs" in graph["builder.pages.tdqs_section"]
+    assert "builder.tdqs.pages.outputs" in graph["builder.tdqs.pages.section"]
     assert len(graph) > 100
 
 

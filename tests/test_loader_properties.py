@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from builder.engine.problems import ProblemLog
 from builder.sources.cleo import read as read_cleo
-from builder.sources.tdqs.reader import read_tdqs
+from builder.tdqs.reader import read_tdqs
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=20),

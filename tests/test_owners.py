@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import builder.pages.tdqs_section as section
+import builder.tdqs.pages.section as section
 from builder.build import build
 from builder.config import SiteConfig
 from builder.engine.owners import OwnerError, Owners

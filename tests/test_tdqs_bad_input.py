@@ -98,8 +98,8 @@ def test_a_huge_file_is_refused_without_reading_it(tmp_path: Path, monkeypatch) 
 
 def test_index_json_disagreements_are_reported(tmp_path: Path) -> None:
     from builder.engine.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
 
     good_server(tmp_path)
     write_index(tmp_path, read_tdqs(tmp_path, ProblemLog()))

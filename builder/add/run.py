@@ -15,9 +15,9 @@ from builder.add.detect import detect
 from builder.add.plan import AddError, Filing
 from builder.add.write import apply, conflicts
 from builder.engine.problems import ProblemLog
-from builder.sources.tdqs.reader import SYSTEM as TDQS
-from builder.sources.tdqs.reader import read_tdqs
-from builder.sources.tdqs.registry_index import write_index
+from builder.tdqs.reader import SYSTEM as TDQS
+from builder.tdqs.reader import read_tdqs
+from builder.tdqs.registry_index import write_index
 
 
 def add_files(

@@ -15,7 +15,7 @@ from builder.add.plan import AddError
 from builder.engine.problems import Problem, ProblemLog
 from builder.sources import cleo
 from builder.sources.flowmcp.reader import read as read_flowmcp
-from builder.sources.tdqs.reader import read_tdqs
+from builder.tdqs.reader import read_tdqs
 
 Staged = tuple[str, bytes, Path]
 """(path relative to the data folder, bytes, the operator's file it came from)."""

@@ -28,7 +28,7 @@ class GradingSystem:
     read: Callable[[Path, ProblemLog, SiteConfig, Path | None], Any | None]
     """Reads and validates the system's files under the data directory; None when it has none.
     A system may plan its records' own pages as it reads them (TDQS does, see
-    builder.pages.tdqs_section), so it is given the site settings, and the build's cache folder
+    builder.tdqs.pages.section), so it is given the site settings, and the build's cache folder
     (None when there is none), where it may keep what it read for the next build."""
     load: Callable[[duckdb.DuckDBPyConnection, Any], None]
     """Loads the validated records into DuckDB tables named `<key>_…`."""

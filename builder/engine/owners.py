@@ -3,7 +3,7 @@
 A registry's load is mostly validation, and a validated server is costly to hand between
 processes (pickling one costs more than reading it). So the build forks its workers *before*
 reading: each worker reads and validates the servers it is given, hands the parent only small
-summaries (builder.pages.tdqs_summary), and later renders those servers' pages itself (reading
+summaries (builder.tdqs.pages.summary), and later renders those servers' pages itself (reading
 their files again rather than holding them). Reading then uses every core, and no process ever
 holds the whole parsed registry.
 

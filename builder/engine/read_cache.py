@@ -11,7 +11,7 @@ _CHECK = 16
 
 
 class ReadCache:
-    """Entries in one file each, named by a content key. For TDQS (builder.pages.tdqs_section)
+    """Entries in one file each, named by a content key. For TDQS (builder.tdqs.pages.section)
     an entry is what reading one server gave, under the hash of its files, the builder's code and
     templates, and the site settings: a rebuild reads only the servers whose key is not here.
     Each entry carries a count (how many outputs it plans) that can be had without unpickling it,

@@ -1,4 +1,8 @@
-"""Aggregates as SQL files, one question per file, run against the DuckDB store."""
+"""The SQL runner: aggregates as SQL files, one question per file, run against the DuckDB store.
+
+Each grading system keeps its own files beside its code (`builder/<system>/queries/*.sql`, run
+through that package's `run` and `sql`); the files here are the ones every system asks alike.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +18,15 @@ _HERE = Path(__file__).resolve().parent
 
 
 @cache
-def sql(name: str) -> str:
-    return (_HERE / f"{name}.sql").read_text(encoding="utf-8")
+def sql(name: str, folder: Path = _HERE) -> str:
+    return (folder / f"{name}.sql").read_text(encoding="utf-8")
 
 
-def run(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def run(
+    con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None, folder: Path = _HERE,
+) -> list[dict[str, Any]]:
     if params:
-        cursor = con.execute(sql(name), params)
+        cursor = con.execute(sql(name, folder), params)
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-    return query_dicts(con, sql(name))
+    return query_dicts(con, sql(name, folder))

@@ -15,7 +15,8 @@ from tdqs.round_half_up import round_half_up
 from builder import charts, numbers
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
-from builder.pages.tdqs_views import (
+from builder.tdqs.models import CurrentScores as ServerScores
+from builder.tdqs.pages.views import (
     BadgeView,
     HistoryPoint,
     Note,
@@ -29,9 +30,8 @@ from builder.pages.tdqs_views import (
     stated_text,
     unscored_rows,
 )
-from builder.server_advice import FixWorst, Pattern, server_advice
-from builder.sources.tdqs.models import CurrentScores as ServerScores
-from builder.sources.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.server_advice import FixWorst, Pattern, server_advice
 
 
 class ToolRow(View):

@@ -10,12 +10,12 @@ from typing import Any
 from tdqs import FLAGS, TIERS, TOOL_DIMENSIONS
 
 from builder import numbers
-from builder.checklist import Action, anchor_for, tool_actions
 from builder.engine.problems import Problem
-from builder.pages import tdqs_publish as publish
 from builder.pages.page import PageContext
-from builder.pages.tdqs_definitions import DefinitionChange, changes, first_seen, summary
-from builder.pages.tdqs_views import (
+from builder.tdqs.checklist import Action, anchor_for, tool_actions
+from builder.tdqs.pages import publish
+from builder.tdqs.pages.definitions import DefinitionChange, changes, first_seen, summary
+from builder.tdqs.pages.views import (
     BadgeView,
     DefinitionView,
     HistoryPoint,
@@ -30,7 +30,7 @@ from builder.pages.tdqs_views import (
     stated_text,
     tool_changes,
 )
-from builder.sources.tdqs.reader import Server, ToolRecord
+from builder.tdqs.reader import Server, ToolRecord
 
 FLAG_BY_NAME = {flag.name: flag for flag in FLAGS}
 

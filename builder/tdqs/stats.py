@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
-from builder import queries
+from builder.tdqs import queries
 
 
 class Camel(BaseModel):
@@ -78,11 +78,11 @@ class RegistryStats(Camel):
 
 
 def registry_stats(con: duckdb.DuckDBPyConnection) -> RegistryStats:
-    overview = queries.run(con, "tdqs_overview")[0]
-    tier_rows = {row["tier"]: row for row in queries.run(con, "tdqs_tiers")}
-    dimension_rows = {row["dimension"]: row for row in queries.run(con, "tdqs_dimensions")}
-    flag_rows = {row["flag"]: row for row in queries.run(con, "tdqs_flags")}
-    servers = queries.run(con, "tdqs_servers_rollup")[0]
+    overview = queries.run(con, "overview")[0]
+    tier_rows = {row["tier"]: row for row in queries.run(con, "tiers")}
+    dimension_rows = {row["dimension"]: row for row in queries.run(con, "dimensions")}
+    flag_rows = {row["flag"]: row for row in queries.run(con, "flags")}
+    servers = queries.run(con, "servers_rollup")[0]
     return RegistryStats(
         server_count=overview["server_count"],
         tool_count=overview["tool_count"],

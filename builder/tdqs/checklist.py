@@ -9,7 +9,7 @@ the rubric gives coverage above 80%. Each gain is the exact weighted sum, and th
 tdqs's `compute_tdqs`, so rounding is the specification's. Actions no rubric arithmetic can price
 (annotations, an output schema) come last, said to be unpriced.
 
-For a server (`builder.server_advice`): the shared defects, and the fewest worst tools to fix.
+For a server (`builder.tdqs.server_advice`): the shared defects, and the fewest worst tools to fix.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from tdqs import LINT_RULES, TOOL_DIMENSIONS, ToolDimension, compute_tdqs, compute_tier
 
-from builder.sources.tdqs.reader import ToolRecord
+from builder.tdqs.reader import ToolRecord
 
 _RULES = {rule.key: rule for rule in LINT_RULES}
 _DIMENSIONS = {dimension.key: dimension for dimension in TOOL_DIMENSIONS}

@@ -17,18 +17,18 @@ from tdqs import SPEC_VERSION
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.problems import Problem
-from builder.pages import tdqs_publish as publish
 from builder.pages.page import DataFile, NavItem, Page
-from builder.pages.rubric import rubric_page
-from builder.pages.tdqs_corpus import TdqsSection
-from builder.pages.tdqs_home import home_page
-from builder.pages.tdqs_server import ServerContext, server_api, server_context, tools_chart
-from builder.pages.tdqs_server_list import server_list_outputs
-from builder.pages.tdqs_tool import tool_page_context
-from builder.pages.tdqs_unscored import unscored_tool_pages
 from builder.publish.badges import BadgeSet
-from builder.publish.bulk import bulk_files
-from builder.sources.tdqs.reader import Server
+from builder.tdqs.bulk import bulk_files
+from builder.tdqs.pages import publish
+from builder.tdqs.pages.corpus import TdqsSection
+from builder.tdqs.pages.home import home_page
+from builder.tdqs.pages.rubric import rubric_page
+from builder.tdqs.pages.server import ServerContext, server_api, server_context, tools_chart
+from builder.tdqs.pages.server_list import server_list_outputs
+from builder.tdqs.pages.tool import tool_page_context
+from builder.tdqs.pages.unscored import unscored_tool_pages
+from builder.tdqs.reader import Server
 
 
 def api_json(document: Any, *, compact: bool = False) -> str:

@@ -39,21 +39,23 @@ from builder.engine.render import Renderer
 from builder.engine.search import SearchDoc
 from builder.newest import Newest
 from builder.pages.page import DataFile, Owned, Page
-from builder.pages.tdqs import server_outputs
-from builder.pages.tdqs_publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
-from builder.pages.tdqs_summary import ServerSummary, search_doc, summarise
-from builder.pages.tdqs_unscored import (
+from builder.publish.badges import Badge, BadgeSet
+from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
+from builder.sources.datafolder import kind, report_skipped
+from builder.sources.jsonfile import read_json
+from builder.store.spool import Spool
+from builder.store.tables import load_file
+from builder.tdqs import layout
+from builder.tdqs.pages.outputs import server_outputs
+from builder.tdqs.pages.publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
+from builder.tdqs.pages.summary import ServerSummary, search_doc, summarise
+from builder.tdqs.pages.unscored import (
     UnscoredSummary,
     unscored_search_doc,
     unscored_server_outputs,
     unscored_summary,
 )
-from builder.publish.badges import Badge, BadgeSet
-from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
-from builder.sources.datafolder import kind, report_skipped
-from builder.sources.jsonfile import read_json
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.reader import (
+from builder.tdqs.reader import (
     STAND_IN_PREFIX,
     SYSTEM,
     Server,
@@ -61,11 +63,9 @@ from builder.sources.tdqs.reader import (
     read_server,
     report_clashes,
 )
-from builder.sources.tdqs.registry_index import compare_index
-from builder.sources.tdqs.unscored import UnscoredServer, read_unscored_server
-from builder.store.spool import Spool
-from builder.store.tables import load_file
-from builder.store.tdqs import CAPTURE_COLUMNS, SERVER_COLUMNS, TOOL_COLUMNS, ServerRows, server_rows
+from builder.tdqs.registry_index import compare_index
+from builder.tdqs.store import CAPTURE_COLUMNS, SERVER_COLUMNS, TOOL_COLUMNS, ServerRows, server_rows
+from builder.tdqs.unscored import UnscoredServer, read_unscored_server
 
 OWNED_FROM = 400
 """Below this many servers, forking readers costs more than it saves."""

@@ -1,7 +1,7 @@
 """What the TDQS section's pages read of the corpus: a protocol, not the reader's own class.
 
-builder.pages.tdqs_section reads the servers and plans each one's pages with
-builder.pages.tdqs.server_outputs; the section-wide pages read what it made. Were they to import
+builder.tdqs.pages.section reads the servers and plans each one's pages with
+builder.tdqs.pages.outputs.server_outputs; the section-wide pages read what it made. Were they to import
 its `TdqsSection`, even for annotations only, the reader and its pages would import each other.
 """
 
@@ -11,15 +11,15 @@ from typing import Protocol
 
 from builder.newest import Newest
 from builder.pages.page import DataFile, Owned, Page
-from builder.pages.tdqs_publish import ChangeRow
-from builder.pages.tdqs_summary import ServerSummary
-from builder.pages.tdqs_unscored import UnscoredSummary
 from builder.publish.badges import BadgeSet
 from builder.publish.feeds import FeedEntry
+from builder.tdqs.pages.publish import ChangeRow
+from builder.tdqs.pages.summary import ServerSummary
+from builder.tdqs.pages.unscored import UnscoredSummary
 
 
 class TdqsSection(Protocol):
-    """What the section's pages read of the corpus builder.pages.tdqs_section reads (its own
+    """What the section's pages read of the corpus builder.tdqs.pages.section reads (its own
     `TdqsSection` has these)."""
 
     @property

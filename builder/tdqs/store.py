@@ -12,8 +12,8 @@ from typing import Any
 from tdqs import TOOL_DIMENSIONS
 from tdqs.round_half_up import round_half_up
 
-from builder.sources.tdqs.reader import Capture, Server
 from builder.store.tables import encode_rows
+from builder.tdqs.reader import Capture, Server
 
 DIMENSION_KEYS = [dimension.key for dimension in TOOL_DIMENSIONS]
 

@@ -23,15 +23,15 @@ from typing import cast
 
 from tdqs import TIERS, TOOL_DIMENSIONS, ServerScore, ToolScore, compute_tdqs, rollup_server_score
 
-from builder.checklist import (
+from builder.tdqs.checklist import (
     VIABLE,
     has_no_description,
     lacks_annotations,
     raised,
     under_documented_parameters,
 )
-from builder.sources.tdqs.reader import Capture, ToolRecord
-from builder.sources.tdqs.recompute import COVERAGE_DENOMINATOR, COVERAGE_NUMERATOR, coherence_of
+from builder.tdqs.reader import Capture, ToolRecord
+from builder.tdqs.recompute import COVERAGE_DENOMINATOR, COVERAGE_NUMERATOR, coherence_of
 
 TARGET_TDQS = next(t.minimum for t in TIERS if t.tier == "A")
 """A worst tool is imagined fixed at tier A's lower bound ("genuinely helpful definition")."""

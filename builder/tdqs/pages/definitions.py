@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import ToolDefinition
 
-from builder.sources.tdqs.reader import Definition, Server
+from builder.tdqs.reader import Definition, Server
 
 MAX_DIFF_LINES = 400
 """A definition rewritten wholesale still gets a readable page: the rest of the diff is cut."""

@@ -14,10 +14,10 @@ from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
 from builder import numbers
 from builder.engine.problems import Problem
-from builder.pages.tdqs_definitions import as_json, schema_text
-from builder.sources.tdqs.models import CurrentScores as ServerScores
-from builder.sources.tdqs.reader import Capture, Server, ToolRecord
-from builder.sources.tdqs.registry_index import current_scores
+from builder.tdqs.models import CurrentScores as ServerScores
+from builder.tdqs.pages.definitions import as_json, schema_text
+from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.registry_index import current_scores
 
 
 class View(BaseModel):

@@ -30,10 +30,10 @@ from builder.engine.problems import ProblemLog, describe_validation_error, json_
 from builder.sources import jsonfile
 from builder.sources.datafolder import Unreadable, kind, read_regular, report_skipped, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.input_hash import input_hash
-from builder.sources.tdqs.models import ServerMeta
-from builder.sources.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
+from builder.tdqs import layout
+from builder.tdqs.input_hash import input_hash
+from builder.tdqs.models import ServerMeta
+from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
 from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 
 SYSTEM = "tdqs"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from builder.engine.problems import ProblemLog
 from builder.sources.jsonfile import relative_name
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.models import ServerMeta
-from builder.sources.tdqs.reader import Definition, _read_definitions, _read_meta, _stamp, folder_digest
+from builder.tdqs import layout
+from builder.tdqs.models import ServerMeta
+from builder.tdqs.reader import Definition, _read_definitions, _read_meta, _stamp, folder_digest
 from builder.urls import distinct_slugs, slug
 
 MAX_REASONS = 3

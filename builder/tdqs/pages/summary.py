@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from builder import urls
 from builder.engine.search import SearchDoc, compact_name
-from builder.pages.tdqs_views import ServerScores, server_scores
-from builder.sources.tdqs.reader import Server
-from builder.sources.tdqs.registry_index import index_entry_json
+from builder.tdqs.pages.views import ServerScores, server_scores
+from builder.tdqs.reader import Server
+from builder.tdqs.registry_index import index_entry_json
 
 
 @dataclass(frozen=True)

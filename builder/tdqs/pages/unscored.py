@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from builder import urls
 from builder.engine.search import SearchDoc, compact_name
 from builder.pages.page import Page, PageContext
-from builder.pages.tdqs_views import (
+from builder.tdqs.pages.views import (
     OTHER_TOOLS,
     DefinitionView,
     SiblingTool,
@@ -22,8 +22,8 @@ from builder.pages.tdqs_views import (
     other_tools,
     unscored_rows,
 )
-from builder.sources.tdqs.reader import Definition, Server
-from builder.sources.tdqs.unscored import UnscoredServer
+from builder.tdqs.reader import Definition, Server
+from builder.tdqs.unscored import UnscoredServer
 
 
 class UnscoredToolContext(PageContext):

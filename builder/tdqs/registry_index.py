@@ -15,15 +15,15 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error, json_path
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.models import (
+from builder.tdqs import layout
+from builder.tdqs.models import (
     CurrentScores,
     IndexCapture,
     IndexServer,
     RegistryIndex,
     Versions,
 )
-from builder.sources.tdqs.reader import SYSTEM, Capture, Server, TdqsCorpus
+from builder.tdqs.reader import SYSTEM, Capture, Server, TdqsCorpus
 
 
 def _versions(capture: Capture) -> Versions:

@@ -9,11 +9,11 @@ from builder import charts, urls
 from builder.config import SiteConfig
 from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
-from builder.pages.tdqs_views import BadgeView, View, server_history, server_scores, tool_changes
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
-from builder.publish.bulk import DATASETS, FOLDER
 from builder.publish.feeds import FeedEntry, atom
-from builder.sources.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
+from builder.tdqs.bulk import DATASETS, FOLDER
+from builder.tdqs.pages.views import BadgeView, View, server_history, server_scores, tool_changes
+from builder.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
 
 CHANGES = "changes/index.html"
 SITE_FEED = "feed.xml"

@@ -26,14 +26,15 @@ import duckdb
 from pydantic import BaseModel, ConfigDict
 from tdqs import TIERS as TDQS_TIERS
 
-from builder import numbers, queries, urls
+from builder import numbers, urls
 from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
-from builder.pages.tdqs_corpus import TdqsSection
-from builder.pages.tdqs_summary import ServerSummary
-from builder.pages.tdqs_unscored import UnscoredSummary
-from builder.sources.tdqs.models import CurrentScores
+from builder.tdqs import queries
+from builder.tdqs.models import CurrentScores
+from builder.tdqs.pages.corpus import TdqsSection
+from builder.tdqs.pages.summary import ServerSummary
+from builder.tdqs.pages.unscored import UnscoredSummary
 
 TIERS = tuple(definition.tier for definition in TDQS_TIERS)
 """The tier letters, best first, as the tdqs rubric defines them."""
@@ -193,7 +194,7 @@ def list_entries(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[Li
     by_id = {server.server_id: server for server in corpus.summaries}
     entries = [
         ListEntry(by_id[found["server_id"]], found["generated_at"], found["smelly_tools"], found["flagged_tools"])
-        for found in queries.run(con, "tdqs_server_list")
+        for found in queries.run(con, "server_list")
     ]
     entries += [ListEntry(s, s.captured_at)
                 for s in sorted(corpus.unscored, key=lambda s: (s.display_name.lower(), s.slug))]

@@ -9,11 +9,12 @@ from typing import Any
 import duckdb
 from tdqs import COHERENCE_DIMENSIONS, TIERS, TOOL_DIMENSIONS
 
-from builder import charts, numbers, queries, urls
+from builder import charts, numbers, urls
 from builder.pages.page import Page, PageContext
-from builder.pages.tdqs_corpus import TdqsSection
-from builder.pages.tdqs_views import View
-from builder.stats.tdqs import RegistryStats, registry_stats
+from builder.tdqs import queries
+from builder.tdqs.pages.corpus import TdqsSection
+from builder.tdqs.pages.views import View
+from builder.tdqs.stats import RegistryStats, registry_stats
 
 
 class TierRow(View):
@@ -58,7 +59,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
                 smell_rate=stats.dimensions[d.key].smell_rate)
         for d in TOOL_DIMENSIONS
     ]
-    histogram = queries.run(con, "tdqs_histogram")
+    histogram = queries.run(con, "histogram")
     context = HomeContext(
         title="MCP tool definition scorecards",
         description=(
