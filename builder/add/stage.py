@@ -13,8 +13,8 @@ from pathlib import Path
 
 from builder.add.plan import AddError
 from builder.engine.problems import Problem, ProblemLog
+from builder.flowmcp.reader import read as read_flowmcp
 from builder.sources import cleo
-from builder.sources.flowmcp.reader import read as read_flowmcp
 from builder.tdqs.reader import read_tdqs
 
 Staged = tuple[str, bytes, Path]

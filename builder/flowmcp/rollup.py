@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from builder.engine.problems import ProblemLog, json_path
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.layout import NodePath, OwnerFiles
-from builder.sources.flowmcp.models import (
+from builder.flowmcp import SYSTEM
+from builder.flowmcp.layout import NodePath, OwnerFiles
+from builder.flowmcp.models import (
     IndexMember,
     IndexNode,
     IndexSchema,
@@ -24,8 +24,8 @@ from builder.sources.flowmcp.models import (
     LockSnapshot,
     SelectionDefinition,
 )
-from builder.sources.flowmcp.records import BlockerRecord, Difference, EntryRecord, Node, Rollup
-from builder.sources.flowmcp.rules import (
+from builder.flowmcp.records import BlockerRecord, Difference, EntryRecord, Node, Rollup
+from builder.flowmcp.rules import (
     GRADE_ORDER,
     LETTERS,
     TIER_CAP,
@@ -36,7 +36,7 @@ from builder.sources.flowmcp.rules import (
     rollup_status,
     schema_status,
 )
-from builder.sources.flowmcp.stored_index import StoredIndex
+from builder.flowmcp.stored_index import StoredIndex
 from builder.urls import slug
 
 NOT_IMPORTED = "selection member, not imported"

@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from builder.engine.problems import json_path
-from builder.sources.flowmcp.layout import GradingName, NodePath
-from builder.sources.flowmcp.models import (
+from builder.flowmcp.layout import GradingName, NodePath
+from builder.flowmcp.models import (
     GradingEntry,
     IndexFile,
     LockMember,
     LockSnapshot,
     SelectionDefinition,
 )
-from builder.sources.flowmcp.rules import EntryGrade
+from builder.flowmcp.rules import EntryGrade
 
 
 @dataclass(frozen=True)

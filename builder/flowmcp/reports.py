@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error
+from builder.flowmcp.records import Difference
+from builder.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile
+from builder.flowmcp.rules import as_float, band, exact
 from builder.sources.datafolder import entry_kind, kind, listing, report_skipped, skip_reason
-from builder.sources.flowmcp.records import Difference
-from builder.sources.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile
-from builder.sources.flowmcp.rules import as_float, band, exact
 from builder.sources.jsonfile import read_json, relative_name
 from builder.urls import clash_reason, distinct_slugs, slug_clashes
 

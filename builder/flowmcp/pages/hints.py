@@ -16,10 +16,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from builder.flowmcp.records import EntryRecord, Node, Rollup
+from builder.flowmcp.reports import ReportRecord
+from builder.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, exact, gain_to_five
 from builder.numbers import banded
-from builder.sources.flowmcp.records import EntryRecord, Node, Rollup
-from builder.sources.flowmcp.reports import ReportRecord
-from builder.sources.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, exact, gain_to_five
 
 _MINIMA = tuple(bound for bound, _ in BANDS)
 """A mean in a hint is written so it bands to the grade named beside it (issue 22)."""

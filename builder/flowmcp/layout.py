@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.flowmcp.models import AREAS
 from builder.sources.datafolder import kind, listing, skip_reason, subfolders
-from builder.sources.flowmcp.models import AREAS
 from builder.urls import clash_reason, distinct_slugs, slug_clashes
 
 GRADING_DATA = "grading-data"

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.models import (
+from builder.flowmcp import SYSTEM
+from builder.flowmcp.models import (
     Blocker,
     IndexFile,
     IndexMember,

@@ -3,7 +3,7 @@ printed, and where a rollup's and an entry's pages go.
 
 Each template of `templates/flowmcp/` reads exactly one context model, defined in the module of its
 page kind (flowmcp_provider, flowmcp_selection, flowmcp_entry, flowmcp_report; the section's own
-page in builder.pages.flowmcp), and the API JSON beside each page is the same model (camelCase).
+page in builder.flowmcp.pages.section), and the API JSON beside each page is the same model (camelCase).
 Every grading and every node carries `scoringSystem` and `gradingSystem` as two separate fields, as
 the Grading-Spec requires (07 §4).
 """
@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from builder import numbers, urls
+from builder.flowmcp.records import Difference, EntryRecord, Rollup
+from builder.flowmcp.rules import BANDS
 from builder.pages.page import PageContext
-from builder.sources.flowmcp.records import Difference, EntryRecord, Rollup
-from builder.sources.flowmcp.rules import BANDS
 from builder.urls import slug
 
 BAND_MINIMA = tuple(bound for bound, _ in BANDS)

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.engine.problems import ProblemLog
+from builder.flowmcp.layout import GRADING_DATA
+from builder.flowmcp.records import EntryRecord, Rollup
+from builder.flowmcp.reports import REPORTS_DIR, ReportSet, read_reports
+from builder.flowmcp.tree import read_tree
 from builder.sources.datafolder import kind
-from builder.sources.flowmcp.layout import GRADING_DATA
-from builder.sources.flowmcp.records import EntryRecord, Rollup
-from builder.sources.flowmcp.reports import REPORTS_DIR, ReportSet, read_reports
-from builder.sources.flowmcp.tree import read_tree
 
 STAND_IN_PREFIX = "stand-in/"
 """Model names of stand-ins (synthetic example data), as on the rest of the site."""

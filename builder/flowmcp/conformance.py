@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from builder.engine.problems import describe_validation_error, json_path
-from builder.sources.flowmcp.models import GradingEntry
+from builder.flowmcp.models import GradingEntry
 
 NA_001 = "NA-001"
 GRD_005 = "GRD-005"

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from builder.pages.flowmcp_rollup import NodeView, RollupContext, node_view, required_node, rollup_fields
-from builder.pages.flowmcp_views import View, api_json, rollup_page
+from builder.flowmcp.pages.rollup import NodeView, RollupContext, node_view, required_node, rollup_fields
+from builder.flowmcp.pages.views import View, api_json, rollup_page
+from builder.flowmcp.records import Rollup
 from builder.pages.page import DataFile, Page
-from builder.sources.flowmcp.records import Rollup
 
 
 class SchemaView(View):

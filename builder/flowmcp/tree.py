@@ -9,14 +9,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error
+from builder.flowmcp import SYSTEM
+from builder.flowmcp.entries import read_trails
+from builder.flowmcp.layout import OwnerFiles, discover
+from builder.flowmcp.models import SelectionDefinition
+from builder.flowmcp.records import Rollup
+from builder.flowmcp.rollup import provider_rollup, selection_rollup
+from builder.flowmcp.stored_index import StoredIndex, read_index
 from builder.sources.datafolder import report_skipped
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.entries import read_trails
-from builder.sources.flowmcp.layout import OwnerFiles, discover
-from builder.sources.flowmcp.models import SelectionDefinition
-from builder.sources.flowmcp.records import Rollup
-from builder.sources.flowmcp.rollup import provider_rollup, selection_rollup
-from builder.sources.flowmcp.stored_index import StoredIndex, read_index
 from builder.sources.jsonfile import read_json, relative_name
 
 

@@ -23,23 +23,23 @@ from typing import Any
 
 import duckdb
 
-from builder import queries, urls
+from builder import queries as store_queries
+from builder import urls
 from builder.config import SiteConfig
 from builder.engine.grading_system import GradingSystem
-from builder.pages import flowmcp_stats
-from builder.pages.flowmcp_entry import entry_outputs
-from builder.pages.flowmcp_provider import provider_outputs
-from builder.pages.flowmcp_report import report_outputs
-from builder.pages.flowmcp_selection import selection_outputs
-from builder.pages.flowmcp_stats import FlowStats
-from builder.pages.flowmcp_views import SECTION, Context, View, api_json, mean_text, rollup_page
+from builder.flowmcp import SYSTEM, store
+from builder.flowmcp.pages import stats as flowmcp_stats
+from builder.flowmcp.pages.entry import entry_outputs
+from builder.flowmcp.pages.provider import provider_outputs
+from builder.flowmcp.pages.report import report_outputs
+from builder.flowmcp.pages.selection import selection_outputs
+from builder.flowmcp.pages.stats import FlowStats
+from builder.flowmcp.pages.views import SECTION, Context, View, api_json, mean_text, rollup_page
+from builder.flowmcp.reader import FlowCorpus, read
+from builder.flowmcp.records import Rollup
+from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
+from builder.flowmcp.reports import ReportSet
 from builder.pages.page import DataFile, NavItem, Page
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.reader import FlowCorpus, read
-from builder.sources.flowmcp.records import Rollup
-from builder.sources.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
-from builder.sources.flowmcp.reports import ReportSet
-from builder.store import flowmcp as store
 
 PROBLEMS_SHOWN = 50
 """The section page lists this many of its input problems; the problems page lists all."""
@@ -119,7 +119,7 @@ def section_context(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus) -> Secti
             code=row["code"],
         )
         for system in (SYSTEM, REPORTS_SYSTEM)
-        for row in queries.run(con, "problems_for_system", {"system": system})
+        for row in store_queries.run(con, "problems_for_system", {"system": system})
     ]
     problems.sort(key=lambda p: (p.severity != "error", p.file, p.json_path))
     return SectionContext(

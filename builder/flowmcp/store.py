@@ -17,8 +17,8 @@ from typing import Any
 
 import duckdb
 
-from builder.sources.flowmcp.reader import FlowCorpus
-from builder.sources.flowmcp.rules import as_float
+from builder.flowmcp.reader import FlowCorpus
+from builder.flowmcp.rules import as_float
 from builder.store.tables import load_rows
 
 ENTRY_COLUMNS = {

@@ -9,11 +9,11 @@ import json
 from collections.abc import Iterator
 
 from builder import urls
-from builder.pages.flowmcp_hints import Hint, report_hints
-from builder.pages.flowmcp_views import Context, DifferenceView, View, api_json, differences, mean_text
+from builder.flowmcp.pages.hints import Hint, report_hints
+from builder.flowmcp.pages.views import Context, DifferenceView, View, api_json, differences, mean_text
+from builder.flowmcp.reports import ReportRecord, ReportSet
+from builder.flowmcp.rules import GRADING_SYSTEM
 from builder.pages.page import DataFile, Page
-from builder.sources.flowmcp.reports import ReportRecord, ReportSet
-from builder.sources.flowmcp.rules import GRADING_SYSTEM
 from builder.urls import slug
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from builder import urls
-from builder.pages.flowmcp_hints import Hint, rollup_hints, stable_gap
-from builder.pages.flowmcp_views import (
+from builder.flowmcp.pages.hints import Hint, rollup_hints, stable_gap
+from builder.flowmcp.pages.views import (
     NODE_STATUS_ORDER,
     Context,
     DifferenceView,
@@ -19,7 +19,7 @@ from builder.pages.flowmcp_views import (
     mean_text,
     rollup_api,
 )
-from builder.sources.flowmcp.records import EntryRecord, Node, Rollup
+from builder.flowmcp.records import EntryRecord, Node, Rollup
 
 
 class NodeView(View):

@@ -9,8 +9,10 @@ import json
 from collections.abc import Iterator
 
 from builder import urls
-from builder.pages.flowmcp_hints import Hint, entry_hints
-from builder.pages.flowmcp_views import (
+from builder.flowmcp.entries import explain
+from builder.flowmcp.models import GradingEntry
+from builder.flowmcp.pages.hints import Hint, entry_hints
+from builder.flowmcp.pages.views import (
     Context,
     DifferenceView,
     View,
@@ -21,11 +23,9 @@ from builder.pages.flowmcp_views import (
     mean_text,
     rollup_page,
 )
+from builder.flowmcp.records import EntryRecord, Node, Rollup
+from builder.flowmcp.rules import TIER_CAP
 from builder.pages.page import DataFile, Page
-from builder.sources.flowmcp.entries import explain
-from builder.sources.flowmcp.models import GradingEntry
-from builder.sources.flowmcp.records import EntryRecord, Node, Rollup
-from builder.sources.flowmcp.rules import TIER_CAP
 
 
 class AnswerView(View):

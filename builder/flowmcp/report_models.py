@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from builder.sources.flowmcp.models import Letter
+from builder.flowmcp.models import Letter
 
 PROTOCOL = "v1"
 Text = Annotated[str, Field(min_length=1)]

@@ -13,7 +13,8 @@ import duckdb
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from builder import charts, queries
+from builder import charts
+from builder.flowmcp import queries
 
 OTHER_COLOURS = {"REJECTED": "#8c1d18", "pending": "#8c959f", "none": "#8c959f"}
 
@@ -117,15 +118,15 @@ def _plain(value: Any) -> Any:
 
 def compute(con: duckdb.DuckDBPyConnection) -> FlowStats:
     return FlowStats(
-        overview=Overview.model_validate(_rows(con, "flowmcp_overview")[0]),
-        entry_grades=[GradeCount.model_validate(r) for r in _rows(con, "flowmcp_entry_grades")],
-        node_statuses=[NodeStatusCount.model_validate(r) for r in _rows(con, "flowmcp_node_statuses")],
-        rollup_statuses=[RollupStatusCount.model_validate(r) for r in _rows(con, "flowmcp_rollup_statuses")],
-        rollup_grades=[RollupGradeCount.model_validate(r) for r in _rows(con, "flowmcp_rollup_grades")],
-        area_means=[AreaMean.model_validate(r) for r in _rows(con, "flowmcp_area_means")],
-        left_out=[LeftOut.model_validate(r) for r in _rows(con, "flowmcp_left_out")],
-        report_grades=[ReportGrade.model_validate(r) for r in _rows(con, "flowmcp_report_grades")],
-        report_dimensions=[ReportDimension.model_validate(r) for r in _rows(con, "flowmcp_report_dimensions")],
+        overview=Overview.model_validate(_rows(con, "overview")[0]),
+        entry_grades=[GradeCount.model_validate(r) for r in _rows(con, "entry_grades")],
+        node_statuses=[NodeStatusCount.model_validate(r) for r in _rows(con, "node_statuses")],
+        rollup_statuses=[RollupStatusCount.model_validate(r) for r in _rows(con, "rollup_statuses")],
+        rollup_grades=[RollupGradeCount.model_validate(r) for r in _rows(con, "rollup_grades")],
+        area_means=[AreaMean.model_validate(r) for r in _rows(con, "area_means")],
+        left_out=[LeftOut.model_validate(r) for r in _rows(con, "left_out")],
+        report_grades=[ReportGrade.model_validate(r) for r in _rows(con, "report_grades")],
+        report_dimensions=[ReportDimension.model_validate(r) for r in _rows(con, "report_dimensions")],
     )
 
 

@@ -3,7 +3,7 @@ embedded in `docs/data-format-flowmcp.md`.
 
 The protocol publishes no schema of its grade report, so the documented one is the reader's own.
 Each block in the document follows a marker line `<!-- schema: <name> -->`;
-`python -m builder.sources.flowmcp.schema_doc docs/data-format-flowmcp.md` rewrites the blocks, and
+`python -m builder.flowmcp.schema_doc docs/data-format-flowmcp.md` rewrites the blocks, and
 a test fails when the document and the models drift apart.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from builder.sources.flowmcp.report_models import GradeReport, PromptsFile, ScoresFile
+from builder.flowmcp.report_models import GradeReport, PromptsFile, ScoresFile
 
 SCHEMAS: dict[str, tuple[type[BaseModel], str]] = {
     "scoring-protocol-grade-report": (GradeReport, "Scoring Protocol v1 grade report"),
@@ -48,7 +48,7 @@ def rewrite(document: str) -> str:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m builder.sources.flowmcp.schema_doc docs/data-format-flowmcp.md", file=sys.stderr)
+        print("usage: python -m builder.flowmcp.schema_doc docs/data-format-flowmcp.md", file=sys.stderr)
         return 2
     path = Path(argv[0])
     path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")

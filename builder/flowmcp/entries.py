@@ -16,11 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from builder.engine.problems import ProblemLog
-from builder.numbers import banded
-from builder.sources.datafolder import entry_kind, listing, skip_reason
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.conformance import check_entry
-from builder.sources.flowmcp.layout import (
+from builder.flowmcp import SYSTEM
+from builder.flowmcp.conformance import check_entry
+from builder.flowmcp.layout import (
     NAME_GRAMMAR,
     GradingFolder,
     GradingName,
@@ -28,9 +26,11 @@ from builder.sources.flowmcp.layout import (
     OwnerFiles,
     parse_grading_name,
 )
-from builder.sources.flowmcp.models import GradingEntry
-from builder.sources.flowmcp.records import Difference, EntryRecord
-from builder.sources.flowmcp.rules import BANDS, TIER_CAP, AnswerInput, EntryGrade, area_tier, grade_answers
+from builder.flowmcp.models import GradingEntry
+from builder.flowmcp.records import Difference, EntryRecord
+from builder.flowmcp.rules import BANDS, TIER_CAP, AnswerInput, EntryGrade, area_tier, grade_answers
+from builder.numbers import banded
+from builder.sources.datafolder import entry_kind, listing, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
 
 
