@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 from tdqs import ScoreReport, ToolDefinition
 
-from builder.sources.cleo.models import GradeResult
+from builder.cleo.models import GradeResult
 from builder.tdqs.models import RegistryIndex, ServerMeta
 
 

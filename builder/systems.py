@@ -8,9 +8,9 @@ system, and no system imports it.
 
 from __future__ import annotations
 
+from builder.cleo.pages import section as cleo_pages
 from builder.engine.grading_system import GradingSystem
 from builder.flowmcp.pages import section as flowmcp_pages
-from builder.pages import cleo as cleo_pages
 from builder.tdqs.pages import outputs as tdqs_pages
 from builder.tdqs.pages.section import read_section
 

@@ -18,9 +18,9 @@ from site_helpers import Page as ParsedPage
 from test_cleo_reader import KEYS, REAL, grade_row, write_lines
 
 from builder.build import Model, read_and_plan, render_and_write
+from builder.cleo.pages import section as cleo_pages
 from builder.config import CleoGradeScale, SiteConfig
 from builder.engine.write import MemoryWriter
-from builder.pages import cleo as cleo_pages
 from builder.pages.page import Page
 
 DEMO = Path(__file__).resolve().parents[1] / "data"

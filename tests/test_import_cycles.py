@@ -130,7 +130,7 @@ def test_the_graph_is_the_builders() -> None:
     graph = import_graph()
     # A few edges known from the source, so an empty graph cannot pass the test below.
     assert "builder.systems" in graph["builder.build"]
-    assert "builder.engine.grading_system" in graph["builder.pages.cleo"]
+    assert "builder.engine.grading_system" in graph["builder.cleo.pages.section"]
     assert "builder.tdqs.pages.outputs" in graph["builder.tdqs.pages.section"]
     assert len(graph) > 100
 

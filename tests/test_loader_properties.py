@@ -13,8 +13,8 @@ from corpus import definition, report, scores, tool_score, write_capture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from builder.cleo import read as read_cleo
 from builder.engine.problems import ProblemLog
-from builder.sources.cleo import read as read_cleo
 from builder.tdqs.reader import read_tdqs
 
 json_values = st.recursive(

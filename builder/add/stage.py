@@ -11,10 +11,10 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from builder import cleo
 from builder.add.plan import AddError
 from builder.engine.problems import Problem, ProblemLog
 from builder.flowmcp.reader import read as read_flowmcp
-from builder.sources import cleo
 from builder.tdqs.reader import read_tdqs
 
 Staged = tuple[str, bytes, Path]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from builder.cleo.corpus import CleoCorpus, Run, Session, build_corpus
+from builder.cleo.reader import SYSTEM, grade_files, read_grade_file
 from builder.engine.problems import ProblemLog
-from builder.sources.cleo.corpus import CleoCorpus, Run, Session, build_corpus
-from builder.sources.cleo.reader import SYSTEM, grade_files, read_grade_file
 from builder.sources.datafolder import report_skipped
 from builder.sources.jsonfile import relative_name
 

@@ -1,6 +1,6 @@
 """A run's flags as an improvement checklist: each flag, the rubric rule behind it and its points.
 
-The mapping itself is `builder.sources.cleo.rubric.FLAG_RULES`; this module only applies it. What
+The mapping itself is `builder.cleo.rubric.FLAG_RULES`; this module only applies it. What
 fixing the flags is worth is capped per dimension by what the dimension lost, because CLEO floors
 every dimension at 0 and caps it at its max: six tasks.add without a description cost 30 points on
 paper but at most the 20 Task Hygiene has.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from builder.pages.cleo_contexts import ChecklistItem
-from builder.sources.cleo.models import GradeResult
-from builder.sources.cleo.rubric import DIMENSION_BY_KEY, match_flag
+from builder.cleo.models import GradeResult
+from builder.cleo.pages.contexts import ChecklistItem
+from builder.cleo.rubric import DIMENSION_BY_KEY, match_flag
 
 
 def checklist(flags: list[str]) -> list[ChecklistItem]:

@@ -1,6 +1,6 @@
 """The CLEO agent-session section: the sessions index, a page per session and per run, the API.
 
-Pages (see `builder.sources.cleo.corpus` for why sessions and runs are split this way):
+Pages (see `builder.cleo.corpus` for why sessions and runs are split this way):
 - `sessions/index.html`: statistics, the graded sessions (sortable by score and time), and apart
   from them the sessions CLEO found no audit entries for, which are not graded at all;
 - `sessions/<session>/index.html`: the current run in full and every run over time;
@@ -16,21 +16,22 @@ from collections.abc import Iterator
 
 import duckdb
 
-from builder import numbers, queries, urls
-from builder.config import CleoGradeScale, SiteConfig
-from builder.engine.grading_system import GradingSystem
-from builder.engine.problems import Problem
-from builder.pages import cleo_stats
-from builder.pages.cleo_api import sessions_api
-from builder.pages.cleo_chart import score_timeline
-from builder.pages.cleo_contexts import (
+from builder import cleo as source
+from builder import numbers, urls
+from builder import queries as store_queries
+from builder.cleo import queries, store
+from builder.cleo.corpus import CleoCorpus, Session
+from builder.cleo.pages import stats as cleo_stats
+from builder.cleo.pages.api import sessions_api
+from builder.cleo.pages.chart import score_timeline
+from builder.cleo.pages.contexts import (
     RubricDimension,
     RunContext,
     ScaleStep,
     SessionContext,
     SessionIndexContext,
 )
-from builder.pages.cleo_views import (
+from builder.cleo.pages.views import (
     RunGrade,
     display_id,
     graded_at,
@@ -38,11 +39,11 @@ from builder.pages.cleo_views import (
     run_view,
     session_row,
 )
+from builder.cleo.rubric import DIMENSIONS
+from builder.config import CleoGradeScale, SiteConfig
+from builder.engine.grading_system import GradingSystem
+from builder.engine.problems import Problem
 from builder.pages.page import DataFile, NavItem, Page
-from builder.sources import cleo as source
-from builder.sources.cleo.corpus import CleoCorpus, Session
-from builder.sources.cleo.rubric import DIMENSIONS
-from builder.store import cleo as store
 from builder.store.tables import query_dicts
 
 SECTION = "Agent sessions"
@@ -83,9 +84,9 @@ def index_page(
     rows = [session_row(s, grades[s.current.key]) for s in corpus.sessions]
     newest_first = sorted(rows, key=lambda r: (-float(r.graded_at.sort), r.session_id))
     scale = config.cleo_grades
-    chart = score_timeline(queries.run(con, "cleo_timeline"), scale)
+    chart = score_timeline(queries.run(con, "timeline"), scale)
     problems = [Problem.model_validate(row)
-                for row in queries.run(con, "problems_for_system", {"system": source.SYSTEM})]
+                for row in store_queries.run(con, "problems_for_system", {"system": source.SYSTEM})]
     errors = sum(1 for problem in problems if problem.severity == "error")
     context = SessionIndexContext(
         title=f"{SECTION} (CLEO)",

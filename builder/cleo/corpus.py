@@ -22,9 +22,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from builder.sources.cleo.models import GradeResult
-from builder.sources.cleo.reader import GradeLine
-from builder.sources.cleo.rubric import is_gradable
+from builder.cleo.models import GradeResult
+from builder.cleo.reader import GradeLine
+from builder.cleo.rubric import is_gradable
 from builder.urls import slug
 
 SYNTHETIC_EVALUATOR_PREFIX = "synthetic"

@@ -17,11 +17,11 @@ from typing import Any
 
 import duckdb
 
+from builder.cleo.corpus import CleoCorpus, Run
+from builder.cleo.queries import sql
+from builder.cleo.rubric import match_flag
 from builder.config import CleoGradeScale
 from builder.numbers import exact_sum
-from builder.queries import sql
-from builder.sources.cleo.corpus import CleoCorpus, Run
-from builder.sources.cleo.rubric import match_flag
 from builder.store.tables import load_rows
 
 RUN_COLUMNS = {
@@ -82,4 +82,4 @@ def apply_grade_scale(con: duckdb.DuckDBPyConnection, scale: CleoGradeScale) -> 
     load_rows(con, "cleo_grade_scale", SCALE_COLUMNS, [
         (0, "A", scale.a), (1, "B", scale.b), (2, "C", scale.c), (3, "D", scale.d), (4, "F", 0.0),
     ])
-    con.execute(sql("cleo_grades"))
+    con.execute(sql("grades"))

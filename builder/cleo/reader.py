@@ -22,10 +22,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from builder.cleo.models import GradeResult
+from builder.cleo.rubric import is_gradable
 from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.numbers import exact_sum
-from builder.sources.cleo.models import GradeResult
-from builder.sources.cleo.rubric import is_gradable
 from builder.sources.datafolder import Unreadable, entries, read_regular
 from builder.sources.jsonfile import MAX_FILE_BYTES, parse_json, relative_name
 

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import duckdb
 
-from builder import numbers, queries
-from builder.pages.cleo_contexts import DimensionMean, FlagCount, GradeBucket, SectionSummary
-from builder.pages.cleo_views import graded_at, points
-from builder.sources.cleo.rubric import DIMENSION_BY_KEY, RULE_BY_KEY
+from builder import numbers
+from builder.cleo import queries
+from builder.cleo.pages.contexts import DimensionMean, FlagCount, GradeBucket, SectionSummary
+from builder.cleo.pages.views import graded_at, points
+from builder.cleo.rubric import DIMENSION_BY_KEY, RULE_BY_KEY
 
 TOP_FLAGS = 10
 
 
 def summary(con: duckdb.DuckDBPyConnection) -> SectionSummary:
-    row = queries.run(con, "cleo_summary")[0]
+    row = queries.run(con, "summary")[0]
     return SectionSummary(
         sessions=row["sessions"], graded_sessions=row["graded_sessions"],
         ungradable_sessions=row["ungradable_sessions"], runs=row["runs"],
@@ -32,7 +33,7 @@ def grade_distribution(con: duckdb.DuckDBPyConnection) -> list[GradeBucket]:
     return [
         GradeBucket(grade=row["grade"], min_share=row["min_share"], sessions=row["sessions"],
                     share=row["share"])
-        for row in queries.run(con, "cleo_grade_distribution")
+        for row in queries.run(con, "grade_distribution")
     ]
 
 
@@ -43,13 +44,13 @@ def dimension_means(con: duckdb.DuckDBPyConnection) -> list[DimensionMean]:
             mean_text=numbers.fixed(row["mean_score"], 1), max_text=points(row["mean_max"]),
             mean_share=row["mean_share"],
         )
-        for row in queries.run(con, "cleo_dimension_means")
+        for row in queries.run(con, "dimension_means")
     ]
 
 
 def top_flags(con: duckdb.DuckDBPyConnection, limit: int = TOP_FLAGS) -> list[FlagCount]:
     counted = []
-    for row in queries.run(con, "cleo_top_flags", {"limit": limit}):
+    for row in queries.run(con, "top_flags", {"limit": limit}):
         rule = RULE_BY_KEY.get(row["rule"]) if row["rule"] else None
         counted.append(FlagCount(
             label=rule.label if rule else row["unknown_flag"], known=rule is not None,

@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, PlainSerializer
 from pydantic.alias_generators import to_camel
 
 from builder import urls
+from builder.cleo.corpus import CleoCorpus, Run
+from builder.cleo.pages.views import RunGrade, graded_total, run_page
 from builder.config import CleoGradeScale
-from builder.pages.cleo_views import RunGrade, graded_total, run_page
 from builder.pages.page import DataFile
-from builder.sources.cleo.corpus import CleoCorpus, Run
 
 Number = Annotated[
     float, PlainSerializer(lambda v: int(v) if v.is_integer() else v, return_type=int | float)

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from builder.charts import TIER_COLOURS
+from builder.cleo.pages.views import display_id, graded_at
 from builder.config import CleoGradeScale
-from builder.pages.cleo_views import display_id, graded_at
 
 HOVER_ID_LIMIT = 48
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from builder import numbers, urls
-from builder.pages.cleo_checklist import checklist, recoverable_points
-from builder.pages.cleo_contexts import DimensionView, GradedAt, RunRow, RunView, SessionRow
-from builder.sources.cleo.corpus import Run, Session
-from builder.sources.cleo.rubric import DIMENSION_BY_KEY
+from builder.cleo.corpus import Run, Session
+from builder.cleo.pages.checklist import checklist, recoverable_points
+from builder.cleo.pages.contexts import DimensionView, GradedAt, RunRow, RunView, SessionRow
+from builder.cleo.rubric import DIMENSION_BY_KEY
 
 DISPLAY_ID_LIMIT = 80
 """Session ids are shown in full on their own page; tables show this many characters."""
