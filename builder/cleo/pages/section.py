@@ -18,7 +18,6 @@ import duckdb
 
 from builder import cleo as source
 from builder import numbers, urls
-from builder import queries as store_queries
 from builder.cleo import queries, store
 from builder.cleo.corpus import CleoCorpus, Session
 from builder.cleo.pages import stats as cleo_stats
@@ -44,6 +43,7 @@ from builder.config import CleoGradeScale, SiteConfig
 from builder.engine.grading_system import GradingSystem
 from builder.engine.problems import Problem
 from builder.pages.page import DataFile, NavItem, Page
+from builder.store import queries as store_queries
 from builder.store.tables import query_dicts
 
 SECTION = "Agent sessions"

@@ -23,7 +23,6 @@ from typing import Any
 
 import duckdb
 
-from builder import queries as store_queries
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.grading_system import GradingSystem
@@ -40,6 +39,7 @@ from builder.flowmcp.records import Rollup
 from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.flowmcp.reports import ReportSet
 from builder.pages.page import DataFile, NavItem, Page
+from builder.store import queries as store_queries
 
 PROBLEMS_SHOWN = 50
 """The section page lists this many of its input problems; the problems page lists all."""

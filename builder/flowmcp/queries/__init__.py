@@ -8,7 +8,7 @@ from typing import Any
 
 import duckdb
 
-from builder import queries as runner
+from builder.store import queries as runner
 
 FOLDER = Path(__file__).resolve().parent
 
