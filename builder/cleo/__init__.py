@@ -2,7 +2,8 @@
 
 `read(data_dir, log)` is the section's reader: every `sessions/*.jsonl` file, line by line
 (`reader`), grouped into sessions of grading runs (`corpus`). The rubric behind the flags lives in
-`rubric`, the line's shape in `models`.
+`rubric`, the line's shape in `models`. Its tables are `store`, its SQL `queries`, its page kinds
+`pages`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 - `cleo_flags`: every flag of every run, with the rubric rule it maps to (NULL when unknown);
 - `cleo_grade_scale` and the view `cleo_run_grades`: the letter grade of every gradable run. The
   scale is a site setting, so it is loaded by `apply_grade_scale` when the pages are made, and the
-  letter is computed in one place (`queries/cleo_grades.sql`) for every page and statistic.
+  letter is computed in one place (`builder/cleo/queries/grades.sql`) for every page and statistic.
 """
 
 from __future__ import annotations

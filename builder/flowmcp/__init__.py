@@ -6,6 +6,9 @@ validated against the spec's JSON Schema (re-typed as pydantic models, with the 
 its grade is recomputed with gradingSystem/1.0.0, and every namespace and selection is rolled up
 again from its entries. The stored index.json is kept only to be compared with, and every
 disagreement becomes a warning that shows both values.
+
+The whole system in one package: its reader (`reader`, with `layout`, `models`, `entries`, `tree`,
+`rollup`, `reports` …), its tables (`store`), its SQL (`queries`) and its page kinds (`pages`).
 """
 
 SYSTEM = "flowmcp"

@@ -1,4 +1,4 @@
-"""FlowMCP records as DuckDB tables, so the section's statistics are SQL (`queries/flowmcp_*.sql`).
+"""FlowMCP records as DuckDB tables, so the section's statistics are SQL (`builder/flowmcp/queries/*.sql`).
 
 - `flowmcp_entries`: one row per grading file of every audit trail (rejected files included, with
   `valid = false`), its recomputed grade and whether it is its node's current entry;

@@ -1,4 +1,4 @@
-"""The CLEO section's statistics, read from DuckDB (`builder/queries/cleo_*.sql`) into views.
+"""The CLEO section's statistics, read from DuckDB (`builder/cleo/queries/*.sql`) into views.
 
 Every statistic counts graded sessions once, by their current run; sessions without audit
 entries are counted apart and are in no distribution or mean. The queries say so too.

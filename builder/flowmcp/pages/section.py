@@ -12,7 +12,7 @@ Pages (each with its API JSON under `api/flowmcp/…`):
 - `scoring-reports/<slug>/index.html`: the current report of a schema, and a page per report.
 
 This module makes the section's own page and plans the others, each made by the module of its
-page kind (flowmcp_provider, flowmcp_selection, flowmcp_entry, flowmcp_report). `system()` is the
+page kind (provider, selection, entry, report). `system()` is the
 section's entry for `builder.systems.all_systems()`.
 """
 

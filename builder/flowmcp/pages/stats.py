@@ -1,4 +1,4 @@
-"""The FlowMCP statistics, computed in DuckDB SQL (`queries/flowmcp_*.sql`) from the section's tables.
+"""The FlowMCP statistics, computed in DuckDB SQL (`builder/flowmcp/queries/*.sql`) from the section's tables.
 
 One model, `FlowStats`, feeds both the section page (`flowmcp/index.html`) and its API JSON, so the
 two can never disagree. Grades and node statuses and rollup statuses are counted separately: the

@@ -2,7 +2,7 @@
 printed, and where a rollup's and an entry's pages go.
 
 Each template of `templates/flowmcp/` reads exactly one context model, defined in the module of its
-page kind (flowmcp_provider, flowmcp_selection, flowmcp_entry, flowmcp_report; the section's own
+page kind (provider, selection, entry, report; the section's own
 page in builder.flowmcp.pages.section), and the API JSON beside each page is the same model (camelCase).
 Every grading and every node carries `scoringSystem` and `gradingSystem` as two separate fields, as
 the Grading-Spec requires (07 §4).

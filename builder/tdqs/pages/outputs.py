@@ -1,7 +1,7 @@
-"""The TDQS section's outputs: the section-wide pages and files (the home page from tdqs_home, the
+"""The TDQS section's outputs: the section-wide pages and files (the home page from `home`, the
 server list, the rubric, changes, downloads, the feed and the bulk files) and, with
-`server_outputs`, each server's own (its page and API JSON from tdqs_server, its tools' pages from
-tdqs_tool, its feed and badges, and pages for its tools not scored yet)."""
+`server_outputs`, each server's own (its page and API JSON from `server`, its tools' pages from
+`tool`, its feed and badges, and pages for its tools not scored yet)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def server_outputs(
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:
     """The section's corpus-wide pages and files, made from the server summaries and the
-    statistics; each server's own outputs were planned where it was read (tdqs_section)."""
+    statistics; each server's own outputs were planned where it was read (`section`)."""
     home, stats = home_page(con, corpus)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))

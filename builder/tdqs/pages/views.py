@@ -2,7 +2,7 @@
 definitions, sibling tools, badges, notes, scores) and the functions that fill them.
 
 Every template of the section reads exactly one context model, defined in the module of its page
-kind (tdqs_home, tdqs_server_list, tdqs_server, tdqs_tool, tdqs_unscored, tdqs_publish). The API
+kind (home, server_list, server, tool, unscored, publish). The API
 JSON of a server is generated from the same view rows.
 """
 
