@@ -25,11 +25,11 @@ from typing import Any
 from tdqs import parse_tool_definitions, score_server, stringify_json
 
 from bench.corpus import INDEX, replace_file
-from builder.problems import ProblemLog
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.models import RegistryIndex
-from builder.sources.tdqs.reader import read_server
-from builder.sources.tdqs.registry_index import dump_index, index_server
+from builder.engine.problems import ProblemLog
+from builder.tdqs import layout
+from builder.tdqs.models import RegistryIndex
+from builder.tdqs.reader import read_server
+from builder.tdqs.registry_index import dump_index, index_server
 from scorecards_demo.standin import StandInLlm
 
 NEW_CAPTURE_AT = datetime(2026, 6, 2, tzinfo=UTC)

@@ -70,7 +70,7 @@ def refresh_stale_index(folder: Path, logs: Path) -> Run | None:
     publishes captures and their index together, so a stale index is not what it would serve."""
     from pydantic import ValidationError
 
-    from builder.sources.tdqs.models import RegistryIndex
+    from builder.tdqs.models import RegistryIndex
 
     try:
         RegistryIndex.model_validate_json((folder / INDEX).read_text(encoding="utf-8"))

@@ -43,7 +43,7 @@ def hugo_binary() -> Path:
 
 
 def prepare_project(project: Path) -> None:
-    from builder.render import TEMPLATES
+    from builder.engine.render import TEMPLATES
 
     if project.exists():
         shutil.rmtree(project)

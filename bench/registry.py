@@ -120,7 +120,7 @@ def search_alone(site: Path, work: Path) -> dict[str, Any] | None:
     """Pagefind on its own over the search source the rebuild left in its cache: what indexing
     the whole registry costs with nothing else running, against which the rebuild's budget (a
     tenth of a cold build) is measured. Pagefind has no incremental mode, so every rebuild pays it."""
-    from builder.incremental import cache_folder
+    from builder.engine.incremental import cache_folder
 
     source = cache_folder(site) / "search-source"
     if not source.is_dir():

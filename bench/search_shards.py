@@ -4,7 +4,7 @@
 
 SEARCH_SOURCE is the `search-source` folder of a build's cache (`.<site>.cache/search-source`,
 kept between builds); OUTPUT a new folder for the index. The index is made as the build makes it
-(builder.search.SearchIndex), and the figures are the children's: Pagefind is the only child, so
+(builder.engine.search.SearchIndex), and the figures are the children's: Pagefind is the only child, so
 `ru_maxrss` of RUSAGE_CHILDREN is the peak resident memory of its largest run (one run per shard,
 one after another). Run it once per process: the peak covers the whole process's life."""
 
@@ -16,7 +16,7 @@ import resource
 import time
 from pathlib import Path
 
-from builder.search import SHARD_DOCS, SearchIndex
+from builder.engine.search import SHARD_DOCS, SearchIndex
 
 
 def main() -> None:

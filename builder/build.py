@@ -5,9 +5,9 @@
    paths are checked to be unique and safe before anything is written.
 2. Render each page and write everything through one writer into a staging folder beside the
    output, then swap it into place. A failed or interrupted build leaves the previous site whole.
-   An output named `*.tar` is written as a GitHub Pages artifact instead (builder.artifact).
+   An output named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
-A registry is read by worker processes (builder.owners): its servers' pages are `Owned` outputs,
+A registry is read by worker processes (builder.engine.owners): its servers' pages are `Owned` outputs,
 which the workers that read them render, starting as soon as phase 1 knows the
 site-wide values, while this process computes the statistics.
 
@@ -27,23 +27,23 @@ from pathlib import Path
 from typing import Any
 
 from builder import urls
-from builder.artifact import TarWriter, WorkerSpec, open_worker_writer
 from builder.config import SiteConfig
-from builder.grading_system import GradingSystem
-from builder.heap import kept, settle
-from builder.incremental import Manifest, cache_folder, engine_key
-from builder.links import LinkLog
-from builder.output import MARKER, MARKER_TEXT, claimed
-from builder.owners import Owners, die_with_parent
+from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer
+from builder.engine.grading_system import GradingSystem
+from builder.engine.heap import kept, settle
+from builder.engine.incremental import Manifest, cache_folder, engine_key
+from builder.engine.links import LinkLog
+from builder.engine.output import MARKER, MARKER_TEXT, claimed
+from builder.engine.owners import Owners, die_with_parent
+from builder.engine.problems import ProblemLog
+from builder.engine.render import TEMPLATES, Renderer
+from builder.engine.search import SHARD_DOCS, SearchDoc, SearchIndex
+from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
-from builder.problems import ProblemLog
 from builder.publish.sitemap import robots_txt, sitemap_files
-from builder.render import TEMPLATES, Renderer
-from builder.search import SHARD_DOCS, SearchDoc, SearchIndex
 from builder.store.tables import load_rows, opened
 from builder.systems import all_systems
-from builder.write import FolderWriter, Writer
 
 SiteWriter = FolderWriter | TarWriter
 """The writers a build publishes through: a folder, or a GitHub Pages artifact tar (`-o site.tar`)."""
@@ -63,7 +63,7 @@ class Model:
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts),
     search (handing the search documents to Pagefind, when the build indexes)."""
     owners: Owners | None = None
-    """The worker processes that hold the `Owned` outputs and their inputs (builder.owners)."""
+    """The worker processes that hold the `Owned` outputs and their inputs (builder.engine.owners)."""
     owned_reused: int | None = None
     """How many `Owned` outputs the previous build lent, once the workers were set rendering the
     others (`start_owned`); None until then."""
@@ -159,7 +159,7 @@ def _plan(
     }
     model = Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
                   owned_reused)
-    settle()  # the model lives to the end of the build (builder.heap)
+    settle()  # the model lives to the end of the build (builder.engine.heap)
     return model
 
 
@@ -227,7 +227,7 @@ def render_and_write(
     model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None,
     manifest: Manifest | None = None,
 ) -> dict[str, float]:
-    """Renders every output that the previous build cannot lend (see builder.incremental) and
+    """Renders every output that the previous build cannot lend (see builder.engine.incremental) and
     writes it; returns seconds spent rendering and writing, and how many outputs were reused.
     Outputs held by reader workers are rendered there (`start_owned`); otherwise a large site is
     rendered by one forked worker per core (`_render_in_workers`)."""
@@ -356,7 +356,7 @@ def _render_in_workers(
 
 def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
                        ) -> tuple[int, float, float, list[Any], dict[str, str]]:
-    """In a worker of builder.owners: renders the given outputs of its own; hands back where they
+    """In a worker of builder.engine.owners: renders the given outputs of its own; hands back where they
     were written and the links they hold."""
     site, config, spec, indices = argument
     writer = open_worker_writer(spec)
@@ -410,10 +410,10 @@ def build(
     data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
     search: bool = True, shard_docs: int = SHARD_DOCS,
 ) -> BuildResult:
-    """Builds `data_dir` into `out`, which is checked and locked first (builder.output): a build
+    """Builds `data_dir` into `out`, which is checked and locked first (builder.engine.output): a build
     replaces only an empty or missing output or a previous scorecards site, and raises
     `UnsafeOutput` before any work otherwise. `shard_docs`: the most documents one Pagefind run
-    indexes (builder.search)."""
+    indexes (builder.engine.search)."""
     with claimed(out, data_dir) as target:
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():

@@ -92,8 +92,8 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
-    from builder.links import BrokenLinks
-    from builder.output import UnsafeOutput
+    from builder.engine.links import BrokenLinks
+    from builder.engine.output import UnsafeOutput
 
     data = _data_dir(args.data)
     settings = _settings(args, data)
@@ -133,9 +133,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from builder.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.engine.problems import ProblemLog
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
 
     data = _data_dir(args.data)
     log = ProblemLog()
@@ -148,9 +148,9 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from builder.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.engine.problems import ProblemLog
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
     from scorecards_demo.generate import generate_demo
 
     out = Path(args.output)

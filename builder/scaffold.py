@@ -13,7 +13,7 @@ import os
 from importlib.metadata import version
 from pathlib import Path
 
-from builder.assets import TEMPLATES
+from builder.engine.assets import TEMPLATES
 
 SKELETON = TEMPLATES / "new"
 PLACEHOLDER = "@SCORECARDS_VERSION@"

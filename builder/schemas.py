@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 from tdqs import ScoreReport, ToolDefinition
 
-from builder.sources.cleo.models import GradeResult
-from builder.sources.tdqs.models import RegistryIndex, ServerMeta
+from builder.cleo.models import GradeResult
+from builder.tdqs.models import RegistryIndex, ServerMeta
 
 
 def _schema(model: type[BaseModel], title: str) -> dict[str, Any]:

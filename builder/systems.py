@@ -2,17 +2,17 @@
 
 Adding a system is adding one entry here: nothing in the build knows a system by name, and no
 system knows about another, so FlowMCP or CLEO data never touches the TDQS path. The interface
-the entries implement is builder.grading_system; this module is the only one that imports every
+the entries implement is builder.engine.grading_system; this module is the only one that imports every
 system, and no system imports it.
 """
 
 from __future__ import annotations
 
-from builder.grading_system import GradingSystem
-from builder.pages import cleo as cleo_pages
-from builder.pages import flowmcp as flowmcp_pages
-from builder.pages import tdqs as tdqs_pages
-from builder.pages.tdqs_section import read_section
+from builder.cleo.pages import section as cleo_pages
+from builder.engine.grading_system import GradingSystem
+from builder.flowmcp.pages import section as flowmcp_pages
+from builder.tdqs.pages import outputs as tdqs_pages
+from builder.tdqs.pages.section import read_section
 
 
 def all_systems() -> list[GradingSystem]:

@@ -6,7 +6,7 @@ a GitHub project page (`/<repo>/`), a user page (`/`) or a folder opened through
 serve`. Absolute URLs are made only where a protocol demands them (canonical, OpenGraph,
 sitemap, feeds), from the configured base URL.
 
-Templates never compose a path: they call the functions below (builder.render exposes those a
+Templates never compose a path: they call the functions below (builder.engine.render exposes those a
 template needs as Jinja globals, `tool_page(server_slug, tool_slug)` …) and `url()` turns the
 path into a link.
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from builder.build import read_and_plan, render_and_write
 from builder.config import SiteConfig
-from builder.write import MemoryWriter
+from builder.engine.write import MemoryWriter
 
 
 def build_in_memory(data: Path, config: SiteConfig | None = None) -> tuple[MemoryWriter, Any]:

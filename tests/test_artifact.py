@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import builder.build
-import builder.search
-from builder.artifact import ustar_header
+import builder.engine.search
 from builder.build import build
 from builder.config import SiteConfig
+from builder.engine.artifact import ustar_header
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
@@ -150,7 +150,7 @@ def test_a_failed_build_leaves_the_previous_tar_whole(tmp_path: Path, monkeypatc
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("search indexer crashed")
 
-    monkeypatch.setattr(builder.search.SearchIndex, "wait", broken)
+    monkeypatch.setattr(builder.engine.search.SearchIndex, "wait", broken)
     write_capture(data, "server-9", report("server-9", [tool_score(definition("x", "X."), scores(3, 3, 3, 3, 3, 3))]))
     with pytest.raises(RuntimeError, match="search indexer crashed"):
         build(data, archive, CONFIG)

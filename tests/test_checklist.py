@@ -12,10 +12,10 @@ from corpus import definition, report, scores, tool_score, write_capture
 from site_helpers import Page, build_in_memory
 from tdqs import ToolDefinition, compute_input_hash
 
-from builder.checklist import tool_actions
-from builder.server_advice import fix_worst, server_advice
-from builder.sources.tdqs.reader import Capture, Definition, ToolRecord
-from builder.sources.tdqs.recompute import check_server, check_tool
+from builder.tdqs.checklist import tool_actions
+from builder.tdqs.reader import Capture, Definition, ToolRecord
+from builder.tdqs.recompute import check_server, check_tool
+from builder.tdqs.server_advice import fix_worst, server_advice
 
 WEIGHTS = (25, 20, 20, 15, 10, 10)
 """Purpose, usage, transparency, parameters, conciseness, completeness, as the specification weighs them."""

@@ -7,10 +7,9 @@ from pathlib import Path
 
 from test_cleo_reader import grade_row, write_lines
 
-from builder import urls
-from builder.problems import ProblemLog
-from builder.sources import cleo
-from builder.sources.cleo.corpus import CleoCorpus
+from builder import cleo, urls
+from builder.cleo.corpus import CleoCorpus
+from builder.engine.problems import ProblemLog
 
 NO_AUDIT = "No audit entries found for session (use --grade flag when starting session)"
 NAUGHTY = Path(__file__).resolve().parents[1].parent / "shared" / "bad-input" / "naughty-strings.json"

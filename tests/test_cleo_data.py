@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from builder.problems import ProblemLog
-from builder.sources import cleo
-from builder.sources.cleo.rubric import match_flag
+from builder import cleo
+from builder.cleo.rubric import match_flag
+from builder.engine.problems import ProblemLog
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DEMO = DATA / "sessions" / "GRADES.jsonl"

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from builder.problems import ProblemLog
-from builder.sources import cleo
-from builder.sources.cleo import reader
+from builder import cleo
+from builder.cleo import reader
+from builder.engine.problems import ProblemLog
 
 KEYS = ("sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real-cleo" / "GRADES.jsonl"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from test_cleo_reader import KEYS, grade_row
 
-from builder.pages.cleo_checklist import checklist, recoverable_points
-from builder.sources.cleo.models import Dimensions, GradeResult
-from builder.sources.cleo.rubric import DIMENSION_KEYS, FLAG_RULES, is_gradable, match_flag
+from builder.cleo.models import Dimensions, GradeResult
+from builder.cleo.pages.checklist import checklist, recoverable_points
+from builder.cleo.rubric import DIMENSION_KEYS, FLAG_RULES, is_gradable, match_flag
 
 GRADER_FLAGS = [
     ("No audit entries found for session (use --grade flag when starting session)", None, None),

@@ -18,10 +18,10 @@ from site_helpers import Page as ParsedPage
 from test_cleo_reader import KEYS, REAL, grade_row, write_lines
 
 from builder.build import Model, read_and_plan, render_and_write
+from builder.cleo.pages import section as cleo_pages
 from builder.config import CleoGradeScale, SiteConfig
-from builder.pages import cleo as cleo_pages
+from builder.engine.write import MemoryWriter
 from builder.pages.page import Page
-from builder.write import MemoryWriter
 
 DEMO = Path(__file__).resolve().parents[1] / "data"
 NO_AUDIT = "No audit entries found for session (use --grade flag when starting session)"

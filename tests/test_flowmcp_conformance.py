@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flowmcp_fixtures import SHARED, answer, entry, shared
 
-from builder.sources.flowmcp.conformance import Violation, check_entry
+from builder.flowmcp.conformance import Violation, check_entry
 
 
 def violations(document: Any) -> list[Violation]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from builder.sources.flowmcp import conformance, schema_doc
+from builder.flowmcp import conformance, schema_doc
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "data-format-flowmcp.md"
-FIX = "run `python -m builder.sources.flowmcp.schema_doc docs/data-format-flowmcp.md`"
+FIX = "run `python -m builder.flowmcp.schema_doc docs/data-format-flowmcp.md`"
 
 
 def test_embedded_schemas_are_the_models_schemas() -> None:

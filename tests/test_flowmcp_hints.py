@@ -6,12 +6,12 @@ from pathlib import Path
 
 from flowmcp_fixtures import answer, entry, shared, write
 
-from builder.pages.flowmcp_hints import entry_hints, report_hints, rollup_hints
-from builder.problems import ProblemLog
-from builder.sources.flowmcp.reader import read
-from builder.sources.flowmcp.records import EntryRecord, Rollup
-from builder.sources.flowmcp.report_models import GradeReport
-from builder.sources.flowmcp.reports import ReportRecord, recompute
+from builder.engine.problems import ProblemLog
+from builder.flowmcp.pages.hints import entry_hints, report_hints, rollup_hints
+from builder.flowmcp.reader import read
+from builder.flowmcp.records import EntryRecord, Rollup
+from builder.flowmcp.report_models import GradeReport
+from builder.flowmcp.reports import ReportRecord, recompute
 
 TOOL = "grading-data/providers/ns/s/tools/t/_gradings"
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from flowmcp_fixtures import write
 
-from builder.problems import ProblemLog
-from builder.sources.flowmcp.reader import read
-from builder.sources.flowmcp.reports import ReportSet
+from builder.engine.problems import ProblemLog
+from builder.flowmcp.reader import read
+from builder.flowmcp.reports import ReportSet
 
 FOLDER = "scoring-reports/ns_file"
 HARNESS = {"name": "claude-code", "version": "1.0.0", "model": "m-1", "modelContext": "1M"}

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from builder.sources.flowmcp.rules import (
+from builder.flowmcp.rules import (
     AnswerInput,
     EntryGrade,
     entry_node_status,

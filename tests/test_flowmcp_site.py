@@ -14,9 +14,9 @@ from site_helpers import Page
 
 from builder.build import Model, read_and_plan, render_and_write
 from builder.config import SiteConfig
-from builder.pages.flowmcp import system
+from builder.engine.write import MemoryWriter
+from builder.flowmcp.pages.section import system
 from builder.pages.page import DataFile
-from builder.write import MemoryWriter
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
 ODD_TOOL = "<i>x<b> tool"

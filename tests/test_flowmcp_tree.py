@@ -8,9 +8,9 @@ from pathlib import Path
 
 from flowmcp_fixtures import DEFILLAMA_INDEX, ETHERSCAN_ENTRY, VETO_ENTRY, answer, entry, spec_tree, write
 
-from builder.problems import ProblemLog
-from builder.sources.flowmcp.reader import FlowCorpus, read
-from builder.sources.flowmcp.records import Rollup
+from builder.engine.problems import ProblemLog
+from builder.flowmcp.reader import FlowCorpus, read
+from builder.flowmcp.records import Rollup
 
 TOOL = "grading-data/providers/ns/s/tools/t/_gradings"
 

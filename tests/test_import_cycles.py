@@ -6,6 +6,11 @@ module can be read or changed without the other. The graph is built here from th
 at the top, inside a function or under `if TYPE_CHECKING:` alike, so no cycle can hide behind a
 lazy or a type-only import. Cycles are the strongly connected components of that graph (Tarjan's
 algorithm, written out here).
+
+The same graph keeps the layers apart: the engine (builder.engine) knows no grading system, and no
+system (builder.tdqs, builder.flowmcp, builder.cleo) knows another or the registry of them all
+(builder.systems), directly or through any module in between, counting the packages' `__init__`
+modules Python runs before a module inside them.
 """
 
 from __future__ import annotations
@@ -130,10 +135,58 @@ def test_the_graph_is_the_builders() -> None:
     graph = import_graph()
     # A few edges known from the source, so an empty graph cannot pass the test below.
     assert "builder.systems" in graph["builder.build"]
-    assert "builder.grading_system" in graph["builder.pages.cleo"]
-    assert "builder.pages.tdqs" in graph["builder.pages.tdqs_section"]
+    assert "builder.engine.grading_system" in graph["builder.cleo.pages.section"]
+    assert "builder.tdqs.pages.outputs" in graph["builder.tdqs.pages.section"]
     assert len(graph) > 100
 
 
 def test_no_import_cycle_between_builder_modules() -> None:
     assert strongly_connected(import_graph()) == []
+
+
+SYSTEMS = ("builder.tdqs", "builder.flowmcp", "builder.cleo")
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module that importing `start` imports, through any chain: each module's own imports
+    and the packages enclosing it, whose `__init__` Python runs first."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        parts = node.split(".")
+        for nxt in [*graph.get(node, ()), *(".".join(parts[:i]) for i in range(1, len(parts)))]:
+            if nxt in graph and nxt not in seen and nxt != start:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_reachable_follows_chains_and_enclosing_packages() -> None:
+    graph = {"a": set(), "a.b": {"c"}, "c": {"d"}, "d": set(), "e": {"a.b"}, "f": set()}
+    assert reachable(graph, "e") == {"a", "a.b", "c", "d"}
+    assert reachable(graph, "f") == set()
+
+
+def test_the_engine_imports_no_grading_system() -> None:
+    graph = import_graph()
+    engine = sorted(name for name in graph if within(name, "builder.engine"))
+    assert len(engine) > 10
+    for module in engine:
+        known = sorted(m for m in reachable(graph, module) if any(within(m, s) for s in (*SYSTEMS, "builder.systems")))
+        assert known == [], f"{module} imports {known}"
+
+
+def test_no_grading_system_imports_another_or_the_registry() -> None:
+    graph = import_graph()
+    for system in SYSTEMS:
+        members = sorted(name for name in graph if within(name, system))
+        assert len(members) > 5, system
+        others = [*(s for s in SYSTEMS if s != system), "builder.systems"]
+        for module in members:
+            known = sorted(m for m in reachable(graph, module) if any(within(m, o) for o in others))
+            assert known == [], f"{module} imports {known}"

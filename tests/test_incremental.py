@@ -60,7 +60,7 @@ def test_changed_settings_render_everything_again(tmp_path: Path) -> None:
 
 
 def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_build(tmp_path: Path) -> None:
-    from builder.incremental import Manifest
+    from builder.engine.incremental import Manifest
 
     out = tmp_path / "site"
     out.mkdir()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tdqs import ToolDefinition, compute_input_hash
 
-from builder.sources.tdqs.input_hash import canonical_definition, input_hash
+from builder.tdqs.input_hash import canonical_definition, input_hash
 
 
 def real_definitions() -> list[dict]:

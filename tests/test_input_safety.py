@@ -229,8 +229,8 @@ def test_a_file_over_the_size_limit_is_never_read_whole(tmp_path: Path) -> None:
     """A sparse file just over the 64 MiB limit: the build reports it, and hashing the server's
     folder for the incremental cache reads next to nothing of it (the kernel's own count of the
     bytes this process read, /proc/self/io)."""
-    from builder.sources.tdqs import layout
-    from builder.sources.tdqs.reader import folder_digest
+    from builder.tdqs import layout
+    from builder.tdqs.reader import folder_digest
 
     data = tmp_path / "data"
     good(data)

@@ -10,9 +10,9 @@ from corpus import definition, report, scores, tool_score, write_capture
 
 from builder.build import read_and_plan, render_and_write
 from builder.config import SiteConfig
-from builder.links import BrokenLinks, link_targets
+from builder.engine.links import BrokenLinks, link_targets
+from builder.engine.write import MemoryWriter
 from builder.pages.page import Page
-from builder.write import MemoryWriter
 
 
 def test_links_resolve_as_a_browser_resolves_them() -> None:

@@ -13,9 +13,9 @@ from corpus import definition, report, scores, tool_score, write_capture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from builder.problems import ProblemLog
-from builder.sources.cleo import read as read_cleo
-from builder.sources.tdqs.reader import read_tdqs
+from builder.cleo import read as read_cleo
+from builder.engine.problems import ProblemLog
+from builder.tdqs.reader import read_tdqs
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False) | st.text(max_size=20),

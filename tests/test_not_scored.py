@@ -11,7 +11,7 @@ from pathlib import Path
 from corpus import definition, report, scores, tool_score, write_capture
 from site_helpers import Page, build_in_memory
 
-from builder.write import MemoryWriter
+from builder.engine.write import MemoryWriter
 
 
 def _links_resolve(writer: MemoryWriter, path: str) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
-from builder.output import MARKER, UnsafeOutput, check_output
+from builder.engine.output import MARKER, UnsafeOutput, check_output
 
 
 def tree(folder: Path) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Worker processes that read part of the corpus and render its pages (builder.owners).
+"""Worker processes that read part of the corpus and render its pages (builder.engine.owners).
 
 The build the workers make is compared byte for byte with the build of one process, on the
 embedded corpus (TDQS with warnings and an index.json to check, CLEO, FlowMCP), as a folder and
@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-import builder.pages.tdqs_section as section
+import builder.tdqs.pages.section as section
 from builder.build import build
 from builder.config import SiteConfig
-from builder.owners import OwnerError, Owners
+from builder.engine.owners import OwnerError, Owners
+from builder.engine.problems import ProblemLog
+from builder.engine.read_cache import ReadCache
 from builder.pages.page import DataFile, Owned, Page
-from builder.problems import ProblemLog
-from builder.read_cache import ReadCache
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
@@ -83,7 +83,7 @@ def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch:
     # The corpus has problems (index.json and capture warnings): the workers' logs were merged.
     assert [p.model_dump() for p in owned.log.problems] == [p.model_dump() for p in one.log.problems]
     assert owned.log.problems, "the embedded corpus is expected to have warnings"
-    # The builds froze what they kept out of the collector's walks (builder.heap) and handed it
+    # The builds froze what they kept out of the collector's walks (builder.engine.heap) and handed it
     # back when they ended: a process that goes on after a build is left as it was.
     assert gc.get_freeze_count() == 0
 

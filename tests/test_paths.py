@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder import urls
-from builder.write import DuplicateOutput, FolderWriter, MemoryWriter
+from builder.engine.write import DuplicateOutput, FolderWriter, MemoryWriter
 
 names = st.text(min_size=1, max_size=300)
 

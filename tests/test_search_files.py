@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pagefind.index import PagefindIndex
 
-from builder.search import SearchIndex
+from builder.engine.search import SearchIndex
 
 DOCS = {
     "servers/a/index.html": "<html lang='en'><body><main data-pagefind-body><h1>Alpha fetch</h1>"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pagefind.index import PagefindIndex
 
-from builder.search import SearchIndex
+from builder.engine.search import SearchIndex
 
 
 def doc(title: str) -> str:

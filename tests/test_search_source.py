@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from builder.search import SearchIndex
+from builder.engine.search import SearchIndex
 
 
 def doc(title: str, words: str) -> str:

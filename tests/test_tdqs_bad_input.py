@@ -97,9 +97,9 @@ def test_a_huge_file_is_refused_without_reading_it(tmp_path: Path, monkeypatch) 
 
 
 def test_index_json_disagreements_are_reported(tmp_path: Path) -> None:
-    from builder.problems import ProblemLog
-    from builder.sources.tdqs.reader import read_tdqs
-    from builder.sources.tdqs.registry_index import write_index
+    from builder.engine.problems import ProblemLog
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import write_index
 
     good_server(tmp_path)
     write_index(tmp_path, read_tdqs(tmp_path, ProblemLog()))
@@ -122,7 +122,7 @@ def test_the_build_report_holds_every_file_and_problem_as_the_log_has_them() -> 
     """The report is encoded record by record; read back, it equals the log's own models dumped
     whole, and counts its files the way the summary says."""
     from builder.build import build_report_json
-    from builder.problems import ProblemLog
+    from builder.engine.problems import ProblemLog
 
     log = ProblemLog()
     log.read("servers/a/x.score.json", "tdqs")

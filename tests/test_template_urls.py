@@ -1,5 +1,5 @@
 """Templates never compose a path (issue 24): every output path comes from builder.urls, through the
-Jinja globals builder.render exposes (`tool_page(server_slug, tool_slug)` …), and `url()` makes it a
+Jinja globals builder.engine.render exposes (`tool_page(server_slug, tool_slug)` …), and `url()` makes it a
 link. A path put together in a template (`'servers/' ~ slug ~ '/index.html'`) is a second place
 that knows the site's layout, and goes wrong silently when urls.py changes it.
 

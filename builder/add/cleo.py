@@ -15,7 +15,7 @@ from typing import Any
 from builder.add.detect import Detected
 from builder.add.plan import Filing
 from builder.add.stage import check_staged
-from builder.sources.cleo.reader import FOLDER, SYSTEM, grade_files
+from builder.cleo.reader import FOLDER, SYSTEM, grade_files
 
 TARGET = f"{FOLDER}/GRADES.jsonl"
 

@@ -28,11 +28,11 @@ from pathlib import Path
 from builder.add.detect import Detected
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
-from builder.sources.flowmcp import SYSTEM
-from builder.sources.flowmcp.conformance import check_entry
-from builder.sources.flowmcp.layout import GRADING_DATA, GRADINGS, PROVIDERS, SELECTIONS, is_stamp
-from builder.sources.flowmcp.models import GradingEntry
-from builder.sources.flowmcp.rules import area_tier, instant
+from builder.flowmcp import SYSTEM
+from builder.flowmcp.conformance import check_entry
+from builder.flowmcp.layout import GRADING_DATA, GRADINGS, PROVIDERS, SELECTIONS, is_stamp
+from builder.flowmcp.models import GradingEntry
+from builder.flowmcp.rules import area_tier, instant
 
 NAMESPACE_LEVEL = frozenset({"tools-aggregate-namespace", "namespace-description"})
 

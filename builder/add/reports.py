@@ -9,7 +9,7 @@ from pathlib import Path
 from builder.add.detect import Detected
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
-from builder.sources.flowmcp.reports import REPORTS_DIR, SYSTEM
+from builder.flowmcp.reports import REPORTS_DIR, SYSTEM
 
 PLACEHOLDER = "staged"
 

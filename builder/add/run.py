@@ -14,10 +14,10 @@ from builder.add import cleo, flowmcp, reports, tdqs
 from builder.add.detect import detect
 from builder.add.plan import AddError, Filing
 from builder.add.write import apply, conflicts
-from builder.problems import ProblemLog
-from builder.sources.tdqs.reader import SYSTEM as TDQS
-from builder.sources.tdqs.reader import read_tdqs
-from builder.sources.tdqs.registry_index import write_index
+from builder.engine.problems import ProblemLog
+from builder.tdqs.reader import SYSTEM as TDQS
+from builder.tdqs.reader import read_tdqs
+from builder.tdqs.registry_index import write_index
 
 
 def add_files(

@@ -11,11 +11,11 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from builder import cleo
 from builder.add.plan import AddError
-from builder.problems import Problem, ProblemLog
-from builder.sources import cleo
-from builder.sources.flowmcp.reader import read as read_flowmcp
-from builder.sources.tdqs.reader import read_tdqs
+from builder.engine.problems import Problem, ProblemLog
+from builder.flowmcp.reader import read as read_flowmcp
+from builder.tdqs.reader import read_tdqs
 
 Staged = tuple[str, bytes, Path]
 """(path relative to the data folder, bytes, the operator's file it came from)."""

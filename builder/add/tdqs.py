@@ -11,8 +11,8 @@ from typing import Any
 from builder.add.detect import Detected
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
-from builder.sources.tdqs import layout
-from builder.sources.tdqs.reader import SYSTEM, TdqsCorpus
+from builder.tdqs import layout
+from builder.tdqs.reader import SYSTEM, TdqsCorpus
 
 PLACEHOLDER = "staged"
 """Stands in for an id the report does not give, so its reader can say what is wrong with it."""

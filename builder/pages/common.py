@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from builder import urls
+from builder.engine.problems import InputFile, Problem, ProblemLog
 from builder.pages.page import NavItem, Page, PageContext
-from builder.problems import InputFile, Problem, ProblemLog
 
 
 class ProblemsContext(PageContext):

@@ -28,7 +28,7 @@ class Page:
     links: tuple[str, ...] = field(default=())
     """Output paths this page links to, checked to exist before anything is written."""
     key: str | None = None
-    """Content hash of what the page is made from, for incremental rebuilds (builder.incremental);
+    """Content hash of what the page is made from, for incremental rebuilds (builder.engine.incremental);
     None for pages that depend on the whole corpus and are always rendered."""
 
     def resolved(self) -> PageContext:
@@ -56,7 +56,7 @@ class NavItem:
 
 @dataclass(frozen=True, slots=True)
 class Owned:
-    """An output held by a worker process that read its inputs (builder.owners): the parent
+    """An output held by a worker process that read its inputs (builder.engine.owners): the parent
     knows only where it goes and what it is made from; the owner renders it."""
 
     path: str

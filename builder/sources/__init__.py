@@ -1,2 +1,3 @@
-"""One reader per grading system. Each turns files under the data directory into validated records
-and problems; none of them knows about DuckDB, pages or each other."""
+"""The reading helpers every grading system's reader shares: files under the data folder
+(`datafolder`) and JSON read safely from them (`jsonfile`). Each system's own reader is in its
+package (builder.tdqs, builder.flowmcp, builder.cleo)."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from builder.problems import ProblemLog
+from builder.engine.problems import ProblemLog
 
 Kind = Literal["file", "folder", "link", "special", "missing"]
 

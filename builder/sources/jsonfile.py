@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from builder.problems import ProblemLog, json_path
+from builder.engine.problems import ProblemLog, json_path
 from builder.sources.datafolder import Unreadable, read_regular
 
 __all__ = ["MAX_FILE_BYTES", "Unreadable", "load_json_text", "parse_json", "read_json", "relative_name"]

@@ -1,0 +1,334 @@
+"""The site written straight into a GitHub Pages artifact: one tar file instead of a folder.
+
+GitHub Pages deploys a tar (`actions/upload-pages-artifact` packs one from a folder). At registry
+scale, creating a quarter of a million small files and folders costs more than rendering them,
+and deleting the previous site costs as much again; a tar is one sequential file.
+
+- Every member is first appended to a *segment*: the parent process has one, each forked render
+  worker its own, so workers never wait on each other. A member record is its tar header, its
+  bytes and the padding to 512 bytes, exactly as it will stand in the tar.
+- `assemble()` puts the tar together from every member stored so far, sorted by path, each
+  folder's entry before its contents (as `tar` itself writes a folder), with fixed owner, mode and
+  time so the same site gives the same bytes. The build calls it once the pages are written, while
+  Pagefind is still indexing; `commit()` then adds what came later (the search index), sorted
+  among itself, and moves the tar into place in one rename. A failed build leaves the previous
+  tar whole.
+- A rebuild lends unchanged members from the previous tar: `.<name>.cache/members.json` records
+  where each member's record starts and how long it is, so reuse is a copy of those bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import shutil
+import tarfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from builder.engine.output import make_staging
+from builder.engine.write import RawFolderWriter, Writer
+from builder.urls import check_output_path
+
+BLOCK = 512
+MTIME = 0
+"""Members carry no build time: the same data gives the same tar."""
+MEMBERS_VERSION = 1
+
+Entry = tuple[str, int, int]
+"""Where a member's record is: (segment name, offset, length)."""
+PREVIOUS = ":previous"
+
+
+def _header(info: tarfile.TarInfo) -> bytes:
+    try:
+        return info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
+    except ValueError:  # a name too long for ustar's two fields: a pax header carries it
+        return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "strict")
+
+
+_AFTER_TYPE = b"\0" * 100 + tarfile.POSIX_MAGIC + b"\0" * (32 + 32 + 8 + 8 + 155 + 12)
+"""A ustar header after its type flag: no link name, the magic, no owner names, no device
+numbers, no prefix, and the padding to 512 bytes."""
+
+
+_OWNER = b"0000000\0" * 2
+_MTIME_FIELD = b"%011o\0" % MTIME
+_FIXED_SUM = sum(_OWNER) + sum(_MTIME_FIELD) + sum(b" " * 8) + sum(_AFTER_TYPE)
+
+
+def ustar_header(name: str, size: int, mode: int, kind: bytes) -> bytes:
+    """The ustar header `tarfile` writes for a member with no owner and time `MTIME`, made
+    directly: a registry's artifact has half a million of them, and `tarfile` takes 20 times as
+    long. Names that do not fit ustar's 100-byte name field as ASCII go through `tarfile`."""
+    encoded = name.encode("ascii", "replace")
+    if len(name) > 100 or not name.isascii() or size >= 8**11:
+        info = tarfile.TarInfo(name)
+        info.size, info.mode, info.mtime, info.type = size, mode, MTIME, kind
+        return _header(info)
+    mode_field, size_field = b"%07o\0" % mode, b"%011o\0" % size
+    # The checksum is the sum of the header's bytes with its own field as spaces: the fixed
+    # fields' share is summed once (_FIXED_SUM), the rest here.
+    checksum = _FIXED_SUM + sum(encoded) + sum(mode_field) + sum(size_field) + kind[0]
+    return b"".join((
+        encoded.ljust(100, b"\0"), mode_field, _OWNER, size_field, _MTIME_FIELD, b"%06o\0 " % checksum, kind,
+        _AFTER_TYPE,
+    ))
+
+
+def member_record(path: str, data: bytes) -> bytes:
+    padding = -len(data) % BLOCK
+    return ustar_header(path, len(data), 0o644, tarfile.REGTYPE) + data + b"\0" * padding
+
+
+def folder_record(path: str) -> bytes:
+    return ustar_header(path + "/", 0, 0o755, tarfile.DIRTYPE)
+
+
+class SegmentWriter(Writer):
+    """Appends member records to one segment file and remembers where each one is."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
+        self._fresh: list[tuple[str, Entry]] = []
+
+    def write(self, path: str, content: str | bytes) -> None:
+        check_output_path(path)
+        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
+
+    def append(self, path: str, data: bytes) -> Entry:
+        """Appends `path`'s member record; returns where it is."""
+        record = member_record(path, data)
+        entry = (self.name, self._file.tell(), len(record))
+        self._file.write(record)
+        return entry
+
+    def _store(self, path: str, data: bytes) -> None:
+        self._fresh.append((path, self.append(path, data)))
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def drain(self) -> list[tuple[str, Entry]]:
+        """The members written since the last call (what a worker hands back to the parent)."""
+        self.flush()
+        fresh, self._fresh = self._fresh, []
+        return fresh
+
+    def close(self) -> None:
+        self._file.close()
+
+
+WorkerSpec = tuple[str, Path]
+"""What a worker process needs to open its own writer into a build's staging area, from any
+process (`open_worker_writer`): a tar segment of its own, or the staging folder itself."""
+
+
+def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
+    kind, staging = spec
+    return SegmentWriter(staging, f"segment-{os.getpid()}") if kind == "tar" else RawFolderWriter(staging)
+
+
+class TarWriter(Writer):
+    """Writes the site into `out` (a `.tar`), through segments in a marked staging folder
+    `.<name>.tmp-*` beside it. `out` must have been checked and locked (builder.engine.output)."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__()
+        self.out = out.resolve()
+        self.staging = make_staging(self.out, "tmp")
+        self.members_file = self.out.parent / f".{self.out.name}.cache" / "members.json"
+        self._segment = SegmentWriter(self.staging, "segment-main")
+        self.entries: dict[str, Entry] = {}
+        self.previous = self._previous_members()
+        self._assembly: _Assembly | None = None
+        self._assembled_json = "{}"
+
+    def _previous_members(self) -> dict[str, tuple[int, int]]:
+        """The previous tar's member records, if the index written with it still describes it."""
+        try:
+            document = json.loads(self.members_file.read_text(encoding="utf-8"))
+            stat = self.out.stat()
+            if document.get("version") != MEMBERS_VERSION or document.get("size") != stat.st_size:
+                return {}
+            return {path: (offset, length) for path, (offset, length) in document["members"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def has_previous(self, path: str) -> bool:
+        return path in self.previous
+
+    def _store(self, path: str, data: bytes) -> None:
+        self.entries[path] = self._segment.append(path, data)
+
+    def reuse(self, path: str) -> None:
+        """Claims `path` and takes its member record from the previous tar."""
+        offset, length = self.previous[path]
+        self.reserve(path, length)
+        self.entries[path] = (PREVIOUS, offset, length)
+
+    def worker_writer(self) -> SegmentWriter | RawFolderWriter:
+        """The writer a forked render worker uses: a segment of its own."""
+        return open_worker_writer(self.worker_spec())
+
+    def worker_spec(self) -> WorkerSpec:
+        return ("tar", self.staging)
+
+    def adopt(self, entries: Iterable[tuple[str, Entry]]) -> None:
+        """Members a worker wrote, for paths this writer had reserved."""
+        for path, entry in entries:
+            self.entries[path] = entry
+
+    def add_tree(self, prefix: str, folder: Path) -> None:
+        """Every file under `folder`, as members under `prefix/` (the search index)."""
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            self.write(f"{prefix}/{path.relative_to(folder).as_posix()}", path.read_bytes())
+
+    def assemble(self) -> None:
+        """Writes every member stored so far into the tar being made. Members stored later (the
+        search index) follow them in `commit()`: so the bulk of the tar is copied while Pagefind
+        still runs, and a build always splits its members the same way, so it gives the same bytes."""
+        if self._assembly is not None:
+            raise RuntimeError("the tar is assembled once")
+        missing = [path for path in self.paths if path not in self.entries]
+        if missing:
+            raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
+        self._segment.flush()
+        self._assembly = _Assembly(self.staging / "site.tar")
+        self._assembly.add(self.entries, self._source)
+        self._assembled_json = _members_json(self._assembly.members)
+
+    def commit(self) -> None:
+        if self._assembly is None:
+            self.assemble()
+        assert self._assembly is not None
+        self._segment.close()
+        assembly = self._assembly
+        assembled = len(assembly.members)
+        later = {path: entry for path, entry in self.entries.items() if path not in assembly.members}
+        assembly.add(later, self._source)
+        size = assembly.close()
+        # The members assembled first were listed while the search index was still being made;
+        # the later ones follow them, as they do in `assembly.members`.
+        added = _members_json(dict(itertools.islice(assembly.members.items(), assembled, None)))
+        listed = ",".join(part for part in (self._assembled_json[1:-1], added[1:-1]) if part)
+        if self.out.exists():
+            # A second name for the previous tar: the replace below then frees none of its blocks
+            # (which takes seconds); they go with the staging folder, in the background.
+            with contextlib.suppress(OSError):  # no hard links here: the replace frees them
+                os.link(self.out, self.staging / "previous.tar")
+        os.replace(assembly.target, self.out)
+        self.members_file.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.members_file.with_suffix(".tmp")
+        temporary.write_text(f'{{"version":{MEMBERS_VERSION},"size":{size},"members":{{{listed}}}}}', encoding="utf-8")
+        os.replace(temporary, self.members_file)
+        self._remove_later(self.staging)
+
+    def _source(self, name: str) -> Path:
+        return self.out if name == PREVIOUS else self.staging / name
+
+    def abort(self) -> None:
+        self._segment.close()
+        if self._assembly is not None:
+            self._assembly.close()
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _members_json(members: dict[str, tuple[int, int]]) -> str:
+    return json.dumps(members, separators=(",", ":"))
+
+
+COPY = 1 << 20
+"""Bytes read from a source at a time when the tar is assembled."""
+
+
+def _copy(source: int, start: int, end: int, target: BinaryIO) -> None:
+    """Copies bytes `start` to `end` of the file open as `source` to `target`."""
+    while start < end:
+        chunk = os.pread(source, min(COPY, end - start), start)
+        if not chunk:
+            raise RuntimeError("a segment ends before the members it should hold")
+        target.write(chunk)
+        start += len(chunk)
+
+
+class _Assembly:
+    """The tar being written, in passes: each pass writes its members sorted by path, each folder's
+    record before its first member. Records that lie one after another in the same source (most
+    of a rebuild's, lent by the previous tar, folder records included) are copied as one run.
+    `members` says where each member landed."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.members: dict[str, tuple[int, int]] = {}
+        self._made: set[str] = set()
+        self._position = 0
+        self._tar: BinaryIO | None = open(target, "wb", buffering=1 << 20)  # noqa: SIM115 - closed by close()
+
+    def add(self, entries: dict[str, Entry], source: Callable[[str], Path]) -> None:
+        """Writes `entries` (path → where its record is), reading each source file `source(name)`."""
+        assert self._tar is not None
+        sources: dict[str, int] = {}
+        try:
+            for name in {name for name, _, _ in entries.values()}:
+                sources[name] = os.open(source(name), os.O_RDONLY)
+            self._write(self._tar, entries, sources)
+        finally:
+            for descriptor in sources.values():
+                os.close(descriptor)
+
+    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int]) -> None:
+        """Writes `entries` sorted by path, each folder's records before its first member. Source
+        bytes are read a buffer at a time (`_copy`), never mapped: a mapped source's pages count in
+        the build's memory once read, up to the whole site (two gigabytes for a registry)."""
+        made, position = self._made, self._position
+        run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
+
+        def flush() -> None:
+            if run_end > run_start:
+                _copy(sources[run_name], run_start, run_end, tar)
+
+        for path in sorted(entries):
+            folder = path.rpartition("/")[0]
+            if folder and folder not in made:
+                parts = folder.split("/")
+                records = []
+                for depth in range(1, len(parts) + 1):
+                    ancestor = "/".join(parts[:depth])
+                    if ancestor not in made:
+                        made.add(ancestor)
+                        records.append(folder_record(ancestor))
+                block = b"".join(records)
+                if run_name and os.pread(sources[run_name], len(block), run_end) == block:
+                    run_end += len(block)
+                else:
+                    flush()
+                    tar.write(block)
+                    run_name, run_start, run_end = "", 0, 0
+                position += len(block)
+            name, offset, length = entries[path]
+            self.members[path] = (position, length)
+            if name == run_name and offset == run_end:
+                run_end += length
+            else:
+                flush()
+                run_name, run_start, run_end = name, offset, offset + length
+            position += length
+        flush()
+        self._position = position
+
+    def close(self) -> int:
+        """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
+        if self._tar is None:
+            return 0
+        tar, self._tar = self._tar, None
+        with tar:
+            end = b"\0" * (2 * BLOCK)
+            end += b"\0" * (-(self._position + len(end)) % tarfile.RECORDSIZE)
+            tar.write(end)
+        return self._position + len(end)

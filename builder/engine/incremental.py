@@ -1,0 +1,118 @@
+"""Incremental rebuilds: a page whose inputs and templates did not change is not rendered again.
+
+Every output that can be reused carries a `key`: a content hash of everything it is made from
+(for a TDQS server's pages, the bytes of that server's files). The build folds in the *engine*
+hash — the builder's code, templates and static files, the tdqs version, the site settings and
+the site-wide values every page shows (navigation, stand-in notice) — and compares the result
+with the manifest of the previous build. A match hard-links the previous file into the staging
+folder instead of rendering; anything else is rendered. So a rebuild gives byte for byte the
+site a cold build gives, and only changed servers cost rendering.
+
+The manifest lives beside the output (`<out>.cache/manifest.json`), like the staging folder: it
+is build state, not part of the published site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from builder.config import SiteConfig
+from builder.engine.assets import TEMPLATES
+
+_ROOT = Path(__file__).resolve().parents[1]
+MANIFEST_VERSION = 1
+
+
+def content_key(*parts: bytes | str) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in suffixes)
+
+
+def code_key() -> str:
+    """The builder's code, templates and static files, and the tdqs version."""
+    parts: list[bytes | str] = [str(MANIFEST_VERSION), version("tdqs")]
+    for path in _tree(_ROOT, (".py", ".sql")):
+        parts += [path.relative_to(_ROOT).as_posix(), path.read_bytes()]
+    for path in _tree(TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
+        parts += ["templates/" + path.relative_to(TEMPLATES).as_posix(), path.read_bytes()]
+    return content_key(*parts)
+
+
+def engine_key(config: SiteConfig, site: dict[str, Any]) -> str:
+    """Everything besides an output's own data that can change its bytes."""
+    site_json = json.dumps(site, default=lambda item: getattr(item, "__dict__", str(item)), sort_keys=True)
+    return content_key(code_key(), config.model_dump_json(), site_json)
+
+
+def cache_folder(out: Path) -> Path:
+    out = out.resolve()
+    return out.parent / f".{out.name}.cache"
+
+
+class Manifest:
+    """Output path → the key it was built from, for the previous build and the one under way.
+    `exists` tells whether the previous site still has a path (a file in the folder, a member of
+    the tar)."""
+
+    def __init__(self, out: Path, engine: str, exists: Callable[[str], bool]) -> None:
+        self.out = out.resolve()
+        self.engine = engine
+        self._exists = exists
+        self.path = cache_folder(out) / "manifest.json"
+        self.previous: dict[str, str] = {}
+        self.current: dict[str, str] = {}
+        self._full: dict[str, str] = {}
+        self._prepared = self.path.with_suffix(".tmp")
+        self._is_prepared = False
+        try:
+            document = json.loads(self.path.read_text(encoding="utf-8"))
+            if document.get("version") == MANIFEST_VERSION and self.out.exists():
+                self.previous = dict(document.get("outputs", {}))
+        except (OSError, ValueError, AttributeError):
+            self.previous = {}
+
+    def full_key(self, key: str) -> str:
+        # A server's pages share its key: each distinct key is hashed once.
+        full = self._full.get(key)
+        if full is None:
+            full = self._full[key] = content_key(self.engine, key)
+        return full
+
+    def reusable(self, path: str, key: str | None) -> bool:
+        """True when the previous build wrote `path` from the same inputs and the file is still there."""
+        if key is None:
+            return False
+        full = self.full_key(key)
+        self.current[path] = full
+        self._is_prepared = False
+        return self.previous.get(path) == full and self._exists(path)
+
+    def prepare(self) -> None:
+        """Writes this build's manifest beside the previous one, not yet in its place: the build
+        does it while Pagefind is still indexing. It describes the new site, so it takes the
+        previous one's place only once that site is committed (`save`)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._prepared.write_text(
+            json.dumps({"version": MANIFEST_VERSION, "outputs": dict(sorted(self.current.items()))}), encoding="utf-8"
+        )
+        self._is_prepared = True
+
+    def save(self) -> None:
+        if not self._is_prepared:  # a file a failed build left there is not this build's
+            self.prepare()
+        os.replace(self._prepared, self.path)
+        self._is_prepared = False

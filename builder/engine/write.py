@@ -1,0 +1,179 @@
+"""All output goes through one writer.
+
+- It refuses to write the same path twice, so two names that map to one slug are a build error,
+  not a page silently overwritten.
+- It refuses any path that would leave the output folder.
+- It writes into a staging folder beside the output (made and marked by builder.engine.output) and swaps
+  it in only when the build is complete, so a failed or interrupted build leaves the previous site
+  whole. The output itself was checked and locked before (builder.engine.output.claimed).
+- What the swap leaves over (the previous site, the staging area) is removed in the background:
+  freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
+- `MemoryWriter` keeps files in a dict, for tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+from builder.engine.output import make_staging
+from builder.urls import check_output_path
+
+
+class DuplicateOutput(Exception):
+    pass
+
+
+class Writer:
+    """Common bookkeeping: the set of paths written, in the order written."""
+
+    def __init__(self) -> None:
+        self.paths: dict[str, int] = {}
+        self._removal: threading.Thread | None = None
+
+    def _remove_later(self, *folders: Path) -> None:
+        """Removes `folders` in a background thread after a commit; `finish()` waits for it."""
+
+        def remove() -> None:
+            for folder in folders:
+                shutil.rmtree(folder, ignore_errors=True)
+
+        self._removal = threading.Thread(target=remove)
+        self._removal.start()
+
+    def finish(self) -> None:
+        """Waits until what the commit left over is removed."""
+        if self._removal is not None:
+            self._removal.join()
+            self._removal = None
+
+    def write(self, path: str, content: str | bytes) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.reserve(path, len(data))
+        self._store(path, data)
+
+    def reserve(self, path: str, size: int = 0) -> None:
+        """Claims `path` for one output; a second claim is a build error."""
+        check_output_path(path)
+        if path in self.paths:
+            raise DuplicateOutput(f"two outputs want the same path: {path}")
+        self.paths[path] = size
+
+    def copy(self, path: str, source: Path) -> None:
+        self.write(path, source.read_bytes())
+
+    def _store(self, path: str, data: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def exists(self, path: str) -> bool:
+        return path in self.paths
+
+
+class MemoryWriter(Writer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: dict[str, bytes] = {}
+
+    def _store(self, path: str, data: bytes) -> None:
+        self.files[path] = data
+
+    def text(self, path: str) -> str:
+        return self.files[path].decode("utf-8")
+
+
+class RawFolderWriter(Writer):
+    """Writes into a folder with no bookkeeping across processes: used by the render workers, for
+    paths the parent's writer has already reserved and checked."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self._made: set[str] = set()
+
+    def write(self, path: str, content: str | bytes) -> None:
+        check_output_path(path)
+        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
+
+    def _store(self, path: str, data: bytes) -> None:
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            os.makedirs(self.root / folder, exist_ok=True)
+            self._made.add(folder)
+        with open(self.root / path, "wb") as handle:
+            handle.write(data)
+
+    def drain(self) -> list[tuple[str, tuple[str, int, int]]]:
+        """Nothing to hand back: the files are in the shared staging folder already."""
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+class FolderWriter(Writer):
+    """Writes the site into `site/` inside a marked staging folder `.<name>.tmp-*` beside `out`;
+    `commit()` swaps it into place. `out` must have been checked and locked (builder.engine.output)."""
+
+    def __init__(self, out: Path) -> None:
+        super().__init__()
+        self.out = out.resolve()
+        self.staging_root = make_staging(self.out, "tmp")
+        self.staging = self.staging_root / "site"
+        # mkdtemp makes its folder private; the site root must be readable by the web server and by
+        # GitHub Pages, which refuses artifacts with unreadable folders.
+        self.staging.mkdir(mode=0o755)
+        os.chmod(self.staging, 0o755)
+        self._made: set[str] = set()
+
+    def _store(self, path: str, data: bytes) -> None:
+        target = self.staging / path
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+        with open(target, "wb") as handle:
+            handle.write(data)
+
+    def has_previous(self, path: str) -> bool:
+        return (self.out / path).is_file()
+
+    def worker_writer(self) -> RawFolderWriter:
+        """The writer a forked render worker uses: straight into the staging folder."""
+        return RawFolderWriter(self.staging)
+
+    def worker_spec(self) -> tuple[str, Path]:
+        return ("folder", self.staging)
+
+    def adopt(self, entries: object) -> None:
+        """Workers' files are in the staging folder already: nothing to record."""
+
+    def reuse(self, path: str) -> None:
+        """Claims `path` and fills it with the previous build's file: a hard link where the
+        filesystem allows one (the old site sits beside the staging folder), a copy otherwise."""
+        source = self.out / path
+        self.reserve(path, source.stat().st_size)
+        target = self.staging / path
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(folder)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
+
+    def commit(self) -> None:
+        """Swap the finished site in. The old site is moved aside first (into a marked folder of
+        its own) and removed only after the new one is in place, so at every instant one whole
+        site exists at `out` or beside it."""
+        old = None
+        if os.path.lexists(self.out):
+            old = make_staging(self.out, "old")
+            os.replace(self.out, old / "site")
+        os.replace(self.staging, self.out)
+        self._remove_later(*(folder for folder in (old, self.staging_root) if folder is not None))
+
+    def abort(self) -> None:
+        shutil.rmtree(self.staging_root, ignore_errors=True)

@@ -1,0 +1,336 @@
+"""A TDQS server's page (`servers/<server>/index.html`) and its API JSON: its scores and how
+they are made, how to raise them (the shared defects, the fewest worst tools whose fixing lifts the
+server a tier), its tools worst first, coherence, history and provenance.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+from tdqs import COHERENCE_DIMENSIONS
+from tdqs.round_half_up import round_half_up
+
+from builder import charts, numbers
+from builder.engine.problems import Problem
+from builder.pages.page import PageContext
+from builder.tdqs.models import CurrentScores as ServerScores
+from builder.tdqs.pages.views import (
+    BadgeView,
+    HistoryPoint,
+    Note,
+    Provenance,
+    UnscoredToolRow,
+    View,
+    notes_for,
+    provenance,
+    server_history,
+    server_scores,
+    stated_text,
+    unscored_rows,
+)
+from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.server_advice import FixWorst, Pattern, server_advice
+
+
+class ToolRow(View):
+    name: str
+    slug: str
+    tdqs: float
+    tier: str
+    scores: dict[str, int]
+    flags: list[str]
+    """Tool flags only; a server flag (Shadowing Risk) is in `server_flags`."""
+    server_flags: list[str]
+    smells: list[str]
+    input_hash: str
+    stale: bool
+    stated_tdqs: float | None = None
+    """The capture's own TDQS and tier, when they are not what the site recomputed (else None)."""
+    stated_tier: str | None = None
+
+
+class CoherenceRow(View):
+    key: str
+    name: str
+    question: str
+    score: int
+    anchor: str
+    justification: str
+
+
+class ShadowRow(View):
+    tool: str
+    tool_slug: str | None
+    invocation_cost: int
+    cheaper_sibling: str
+    cheaper_sibling_slug: str | None
+    cheaper_sibling_invocation_cost: int
+    justification: str
+
+
+class ToolLink(View):
+    name: str
+    slug: str
+    tdqs: float
+    tier: str
+
+
+class PatternView(View):
+    """Many tools sharing one defect, said once, with what fixing all of them would do."""
+
+    says: str
+    fix: str
+    count: int
+    total: int
+    dimensions: list[str]
+    """The dimensions the projection raises; empty when it raises all of them."""
+    level: int
+    held: int
+    tools: list[ToolLink]
+    description_quality_before: float | None
+    description_quality_after: float | None
+    overall_before: float | None
+    overall_after: float | None
+    overall_tier_after: str | None
+    """None below the coverage rule: nothing unpublished is projected."""
+
+
+class FixWorstView(View):
+    """The fewest worst tools whose fixing lifts the overall tier, or, when no number of them
+    can, what fixing all of them would do."""
+
+    tools: list[ToolLink]
+    target: float
+    reaches: bool
+    next_tier: str
+    description_quality_before: float
+    description_quality_after: float
+    overall_before: float
+    overall_after: float
+    overall_tier_after: str
+    coherence: float
+
+
+class ServerContext(PageContext):
+    server_id: str
+    slug: str
+    display_name: str
+    about: str | None
+    repository_url: str | None
+    homepage_url: str | None
+    scores: ServerScores
+    stated: str | None
+    """What the capture stated for the overall score ("B 3.4") when the recomputation differs."""
+    formula_mean: str
+    formula_min: str
+    """The mean and min TDQS as the formula line prints them: the exact mean, with as many
+    decimals as `round1(0.6 × mean + 0.4 × min)` needs to give the published description quality."""
+    coherence: list[CoherenceRow]
+    coherence_summary: str
+    shadowing: list[ShadowRow]
+    tools: list[ToolRow]
+    pulling_down: list[ToolRow]
+    patterns: list[PatternView]
+    fix_worst: FixWorstView | None
+    history: list[HistoryPoint]
+    provenance: Provenance
+    notes: list[Note]
+    api_path: str
+    tools_chart: dict[str, Any]
+    """Drawn at build time as SVG beside the tools table (builder.chart_svg)."""
+    history_chart: dict[str, Any] | None
+    """Drawn at build time as SVG above the history list, when there are captures to compare."""
+    badge: BadgeView
+    feed_path: str
+    unscored: list[str]
+    """Tools in the newest tools/list that have no score yet."""
+    unscored_count: int
+    """Tools the server reports that have no score, named in `unscored` where a tools/list says which."""
+    to_publish: int
+    """More tools to score before description quality is published (0 once it is)."""
+    unscored_tools: list[UnscoredToolRow]
+    """Tools in the newest tools/list that have no score yet, each with a page."""
+
+
+def tool_row(tool: ToolRecord) -> ToolRow:
+    score, stated = tool.checked.score, tool.checked.stated
+    restated = tool.checked.restated
+    return ToolRow(
+        name=tool.name,
+        slug=tool.slug,
+        tdqs=tool.checked.tdqs,
+        tier=tool.checked.tier,
+        scores=dict(score.scores),
+        flags=list(score.flags),
+        server_flags=list(score.server_flags),
+        smells=list(tool.checked.smells),
+        input_hash=tool.input_hash,
+        stale=tool.stale,
+        stated_tdqs=stated.tdqs if restated else None,
+        stated_tier=stated.tier if restated else None,
+    )
+
+
+def formula_numbers(capture: Capture) -> tuple[str, str]:
+    """(mean, min) for the description-quality formula line. tdqs's `mean_tdqs` is itself rounded
+    to one decimal, and the formula takes the exact mean: printed rounded, it does not always give
+    back the score beside it."""
+    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.tools]
+    mean, low = Fraction(sum(tenths), 10 * len(tenths)), Fraction(min(tenths), 10)
+    result = numbers.exact(capture.server.rollup.description_quality_score)
+    weight_mean, weight_min = Fraction(6, 10), Fraction(4, 10)
+    text = numbers.reproducing(
+        mean, 1, lambda written: numbers.half_up(weight_mean * written + weight_min * low, 1) == result
+    )
+    return text, numbers.fixed(low, 1)
+
+
+def stated_overall(capture: Capture) -> str | None:
+    stored, rolled = capture.report.server_score, capture.server.rollup
+    if not capture.server.coverage_ok:
+        return None
+    if stored.overall_tier == rolled.overall_tier and abs(stored.overall_score - rolled.overall_score) < 1e-9:
+        return None
+    return stated_text(stored.overall_tier, stored.overall_score)
+
+
+def tool_link(tool: ToolRecord) -> ToolLink:
+    return ToolLink(name=tool.name, slug=tool.slug, tdqs=tool.checked.tdqs, tier=tool.checked.tier)
+
+
+def pattern_view(pattern: Pattern, capture: Capture) -> PatternView:
+    by_name = {tool.name: tool for tool in capture.tools}
+    before, after = pattern.before, pattern.after
+    return PatternView(
+        says=pattern.says, fix=pattern.fix, count=len(pattern.tools), total=pattern.total,
+        dimensions=list(pattern.dimensions), level=pattern.level, held=pattern.held,
+        tools=[tool_link(by_name[name]) for name in pattern.tools],
+        description_quality_before=before.description_quality_score if before else None,
+        description_quality_after=after.description_quality_score if after else None,
+        overall_before=before.overall_score if before else None,
+        overall_after=after.overall_score if after else None,
+        overall_tier_after=after.overall_tier if after else None,
+    )
+
+
+def fix_worst_view(fix: FixWorst) -> FixWorstView:
+    return FixWorstView(
+        tools=[tool_link(tool) for tool in fix.tools], target=fix.target, reaches=fix.reaches,
+        next_tier=fix.next_tier,
+        description_quality_before=fix.before.description_quality_score,
+        description_quality_after=fix.after.description_quality_score,
+        overall_before=fix.before.overall_score, overall_after=fix.after.overall_score,
+        overall_tier_after=fix.after.overall_tier, coherence=fix.before.coherence_score,
+    )
+
+
+def server_context(
+    server: Server, problems: list[Problem], api_path: str, charts_: dict[str, dict[str, Any] | None],
+    badge: BadgeView, feed_path: str,
+) -> ServerContext:
+    capture = server.current
+    rolled = capture.server.rollup
+    slugs = {tool.name: tool.slug for tool in capture.tools}
+    advice = server_advice(capture)
+    unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
+    worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    return ServerContext(
+        title=server.display_name,
+        description=f"TDQS scorecard of the MCP server {server.display_name}: {len(capture.tools)} tools scored.",
+        server_id=server.server_id,
+        slug=server.slug,
+        display_name=server.display_name,
+        about=server.meta.description,
+        repository_url=server.meta.repository_url,
+        homepage_url=server.meta.homepage_url,
+        scores=server_scores(capture),
+        stated=stated_overall(capture),
+        formula_mean=formula_numbers(capture)[0],
+        formula_min=formula_numbers(capture)[1],
+        coherence=[
+            CoherenceRow(
+                key=d.key, name=d.name, question=d.question,
+                score=rolled.coherence_justifications[d.key].score,
+                anchor=d.anchors.get(rolled.coherence_justifications[d.key].score, ""),
+                justification=rolled.coherence_justifications[d.key].justification,
+            )
+            for d in COHERENCE_DIMENSIONS
+        ],
+        coherence_summary=rolled.coherence_summary,
+        shadowing=[
+            ShadowRow(
+                tool=risk.tool, tool_slug=slugs.get(risk.tool), invocation_cost=risk.invocation_cost,
+                cheaper_sibling=risk.cheaper_sibling, cheaper_sibling_slug=slugs.get(risk.cheaper_sibling),
+                cheaper_sibling_invocation_cost=risk.cheaper_sibling_invocation_cost,
+                justification=risk.justification,
+            )
+            for risk in rolled.shadowing_risks
+        ],
+        tools=[tool_row(t) for t in worst_first],
+        pulling_down=[tool_row(t) for t in advice.pulling_down],
+        patterns=[pattern_view(p, capture) for p in advice.patterns],
+        fix_worst=fix_worst_view(advice.fix_worst) if advice.fix_worst else None,
+        history=server_history(server),
+        provenance=provenance(capture, server),
+        notes=notes_for(problems, "$.server"),
+        api_path=api_path,
+        tools_chart=charts_["tools"] or {},
+        history_chart=charts_["history"],
+        badge=badge,
+        feed_path=feed_path,
+        unscored=unscored,
+        unscored_count=max(advice.unscored_count, len(unscored)),
+        to_publish=advice.to_publish,
+        unscored_tools=unscored_rows(server),
+    )
+
+
+def server_api(server: Server) -> dict[str, Any]:
+    capture = server.current
+    return {
+        "id": server.server_id,
+        "displayName": server.display_name,
+        "description": server.meta.description,
+        "repositoryUrl": server.meta.repository_url,
+        "homepageUrl": server.meta.homepage_url,
+        "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
+        "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
+        "coherence": {
+            d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS
+        },
+        "shadowingRisks": [
+            risk.model_dump(mode="json", by_alias=True) for risk in capture.server.rollup.shadowing_risks
+        ],
+        "tools": [
+            tool_row(tool).model_dump(mode="json", by_alias=True) for tool in capture.tools
+        ],
+        "captures": [
+            {"id": c.capture_id, "scoredAt": c.generated_at, **server_scores(c).model_dump(mode="json", by_alias=True)}
+            for c in server.captures
+        ],
+    }
+
+
+HISTOGRAM_FROM = 61
+"""From this many tools a bar per tool is unreadable: the chart becomes a histogram of tenths."""
+
+
+def tools_chart(server: Server) -> dict[str, Any]:
+    """A bar per tool, worst first, from the axis; past 60 tools a histogram of the tools' TDQS in
+    tenths, each bar in its tier's colour (every value in a bar shares one tier)."""
+    tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
+    if len(tools) >= HISTOGRAM_FROM:
+        counts = Counter(t.checked.tdqs for t in tools)
+        tiers = {t.checked.tdqs: t.checked.tier for t in tools}
+        values = sorted(counts)
+        return charts.bar(
+            f"TDQS of the {len(tools)} tools (histogram)", [f"{v:.1f}" for v in values], [counts[v] for v in values],
+            x_title="TDQS", y_title="tools", colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
+        )
+    return charts.bar(
+        "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
+        x_title="TDQS", horizontal=True, range_=(0, 5),
+        colours=[charts.TIER_COLOURS[t.checked.tier] for t in tools],
+    )

@@ -1,0 +1,141 @@
+"""Pages for what has no score yet: a tool of the newest tools/list that the current capture did
+not score, and a captured server with no usable score at all.
+
+A link to either must never be a 404 and a server must never just vanish from the list: each gets
+a page at its usual address saying so, and why, with what is known (the definition as captured).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from builder import urls
+from builder.engine.search import SearchDoc, compact_name
+from builder.pages.page import Page, PageContext
+from builder.tdqs.pages.views import (
+    OTHER_TOOLS,
+    DefinitionView,
+    SiblingTool,
+    UnscoredToolRow,
+    describe_definition,
+    other_tools,
+    unscored_rows,
+)
+from builder.tdqs.reader import Definition, Server
+from builder.tdqs.unscored import UnscoredServer
+
+
+class UnscoredToolContext(PageContext):
+    server_slug: str
+    server_name: str
+    name: str
+    slug: str
+    reason: str
+    definition: DefinitionView
+    other_tools: list[SiblingTool]
+    more_tools: int
+
+
+class UnscoredServerContext(PageContext):
+    server_id: str
+    slug: str
+    display_name: str
+    about: str | None
+    repository_url: str | None
+    homepage_url: str | None
+    reason: str
+    captured_at: str
+    tools_capture: str | None
+    tools: list[UnscoredToolRow]
+
+
+@dataclass(frozen=True)
+class UnscoredSummary:
+    """What the server list needs of a server without a score."""
+
+    server_id: str
+    slug: str
+    display_name: str
+    description: str | None
+    reason: str
+    captured_at: str
+    tool_count: int
+
+
+def _tool_page(
+    server_slug: str, server_name: str, name: str, slug: str, reason: str, definition: Definition,
+    others: tuple[list[SiblingTool], int], key: str,
+) -> Page:
+    def context() -> UnscoredToolContext:
+        return UnscoredToolContext(
+            title=f"{name} · {server_name}: not scored yet",
+            description=f"The tool {name} of {server_name} has no TDQS score yet.",
+            server_slug=server_slug, server_name=server_name, name=name, slug=slug, reason=reason,
+            definition=describe_definition(definition.tool), other_tools=others[0], more_tools=others[1],
+        )
+    return Page(urls.tool_page(server_slug, slug), "tdqs/tool_unscored.html", context, key=key)
+
+
+def unscored_tool_pages(server: Server) -> Iterator[Page]:
+    """The pages of a scored server's tools that have no score in its current capture."""
+    rows = {row.name: row for row in unscored_rows(server)}
+    for name, definition in server.unscored_tools.items():
+        row = rows[name]
+        yield _tool_page(server.slug, server.display_name, name, row.slug, row.reason, definition,
+                         other_tools(server, name), server.digest)
+
+
+def _listed(server: UnscoredServer) -> str:
+    return f"listed in the tools/list of {server.tools_capture}; the server has no score yet"
+
+
+def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
+    rows = [UnscoredToolRow(name=name, slug=server.tool_slugs[name], reason=_listed(server)) for name in server.tools]
+
+    def context() -> UnscoredServerContext:
+        return UnscoredServerContext(
+            title=f"{server.display_name}: not scored yet",
+            description=f"The MCP server {server.display_name} has been captured but has no TDQS score yet.",
+            server_id=server.server_id, slug=server.slug, display_name=server.display_name,
+            about=server.meta.description, repository_url=server.meta.repository_url,
+            homepage_url=server.meta.homepage_url, reason=server.reason, captured_at=server.captured_at,
+            tools_capture=server.tools_capture, tools=rows,
+        )
+
+    yield Page(urls.server_page(server.slug), "tdqs/server_unscored.html", context, key=server.digest)
+    links = sorted(
+        (SiblingTool(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows),
+        key=lambda link: (link.name.lower(), link.name),
+    )
+    for row in rows:
+        others = [link for link in links if link.name != row.name]
+        yield _tool_page(server.slug, server.display_name, row.name, row.slug, row.reason, server.tools[row.name],
+                         (others[:OTHER_TOOLS], max(0, len(others) - OTHER_TOOLS)), server.digest)
+
+
+def unscored_summary(server: UnscoredServer) -> UnscoredSummary:
+    return UnscoredSummary(
+        server_id=server.server_id, slug=server.slug, display_name=server.display_name,
+        description=server.meta.description, reason=server.reason, captured_at=server.captured_at,
+        tool_count=len(server.tools),
+    )
+
+
+def unscored_search_doc(server: UnscoredServer) -> SearchDoc:
+    """Found by its name and its tools' names, like a scored server."""
+    return SearchDoc(
+        path=urls.server_page(server.slug),
+        template="search/tdqs_server.html",
+        context={
+            "display_name": server.display_name,
+            "compact": compact_name(server.display_name),
+            "about": server.meta.description,
+            "tier_text": "not scored yet",
+            "tools": [
+                {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
+                 "tier_text": "not scored yet", "description": definition.tool.description}
+                for name, definition in server.tools.items()
+            ],
+        },
+    )

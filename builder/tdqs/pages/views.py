@@ -1,0 +1,275 @@
+"""What the TDQS pages share: the view rows several page kinds show (provenance, history points,
+definitions, sibling tools, badges, notes, scores) and the functions that fill them.
+
+Every template of the section reads exactly one context model, defined in the module of its page
+kind (home, server_list, server, tool, unscored, publish). The API
+JSON of a server is generated from the same view rows.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from tdqs import TOOL_DIMENSIONS, ToolDefinition
+
+from builder import numbers
+from builder.engine.problems import Problem
+from builder.tdqs.models import CurrentScores as ServerScores
+from builder.tdqs.pages.definitions import as_json, schema_text
+from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.registry_index import current_scores
+
+
+class View(BaseModel):
+    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class Provenance(View):
+    scored_at: str
+    spec_version: str
+    model: str | None
+    scoring_system: str
+    grading_system: str
+    capture_id: str
+    file: str
+    systems_source: str
+    """Where scoringSystem and gradingSystem come from: `server.json` when it states them, else
+    `derived` (this site names them from the capture's specVersion; a ScoreReport has neither).
+    The scored time, specVersion and model are the capture's own."""
+
+
+def _systems_source(server: Server | None, capture: Capture) -> str:
+    meta = server.meta if server is not None else None
+    if meta is not None and (meta.scoring_system or meta.grading_system):
+        return "server.json"
+    return "derived"
+
+
+class HistoryPoint(View):
+    capture_id: str
+    scored_at: str
+    tdqs: float | None
+    tier: str | None
+    input_hash: str | None
+    model: str | None
+    changes: list[str]
+
+
+class Parameter(View):
+    name: str
+    type: str
+    required: bool
+    description: str | None
+    enum: list[str] | None
+    """Each allowed value as JSON text (`"asc"`, `true`, `3`)."""
+
+
+class DefinitionView(View):
+    title: str | None
+    description: str | None
+    parameters: list[Parameter]
+    annotations: list[tuple[str, str]] | None
+    """(hint, value as JSON text), sorted by hint: `readOnlyHint: false`, never Python's `False`."""
+    has_output_schema: bool
+    input_schema_json: str
+    """The raw input schema, pretty-printed, for a collapsed block on the tool's page."""
+
+
+class SiblingTool(View):
+    """Another tool of the same server, for the links on a tool's page."""
+
+    name: str
+    slug: str
+    tier: str | None
+    """None for a tool of the newest tools/list that has no score yet."""
+    tdqs: float | None
+
+
+class UnscoredToolRow(View):
+    """A tool in the newest tools/list without a score: a row and a page of its own."""
+
+    name: str
+    slug: str
+    reason: str
+
+
+class BadgeView(View):
+    svg_path: str
+    endpoint_path: str
+    markdown: str
+    """The snippet to paste into a README: this grade's dated badge, linking to its scorecard."""
+    stable_endpoint: bool = False
+    """The endpoint follows the current grade (a server's badge.json), not this one grade."""
+    stable_markdown: str | None = None
+    """The snippet for shields.io's endpoint badge over the stable endpoint; None without the site's
+    absolute URL (`--site-url`), which shields.io needs to fetch it."""
+
+
+class Note(View):
+    """A stored value that disagrees with the recomputation, or another data note."""
+
+    json_path: str
+    reason: str
+
+
+# ---- builders ---------------------------------------------------------------------------------
+
+
+def provenance(capture: Capture, server: Server | None = None) -> Provenance:
+    return Provenance(
+        systems_source=_systems_source(server, capture),
+        scored_at=capture.generated_at,
+        spec_version=capture.report.spec_version,
+        model=capture.report.model,
+        scoring_system=capture.scoring_system,
+        grading_system=capture.grading_system,
+        capture_id=capture.capture_id,
+        file=capture.file,
+    )
+
+
+def server_scores(capture: Capture) -> ServerScores:
+    """The published scores, as index.json records them."""
+    return current_scores(capture)
+
+
+def stated_text(tier: str, score: float) -> str:
+    """`A 4.0`: a stored grade and score as the capture states it."""
+    return f"{tier} {numbers.fixed(score, 1)}"
+
+
+def _type_of(schema: object) -> str:
+    if not isinstance(schema, dict):
+        return "any"
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " | ".join(str(k) for k in kind)
+    if isinstance(kind, str):
+        if kind == "array" and isinstance(schema.get("items"), dict):
+            return f"array of {_type_of(schema['items'])}"
+        return kind
+    for union in ("anyOf", "oneOf"):
+        if isinstance(schema.get(union), list):
+            return " | ".join(_type_of(branch) for branch in schema[union])
+    return "any"
+
+
+def describe_definition(definition: ToolDefinition) -> DefinitionView:
+    schema = definition.input_schema or {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    parameters = []
+    for name, prop in (properties or {}).items():
+        prop_dict = prop if isinstance(prop, dict) else {}
+        description = prop_dict.get("description")
+        enum = prop_dict.get("enum")
+        parameters.append(
+            Parameter(
+                name=str(name),
+                type=_type_of(prop_dict),
+                required=name in required,
+                description=description if isinstance(description, str) else None,
+                enum=[as_json(value) for value in enum] if isinstance(enum, list) else None,
+            )
+        )
+    return DefinitionView(
+        title=definition.title,
+        description=definition.description,
+        parameters=parameters,
+        annotations=sorted((str(k), as_json(v)) for k, v in definition.annotations.items())
+        if definition.annotations else None,
+        has_output_schema=bool(definition.output_schema),
+        input_schema_json=schema_text(definition),
+    )
+
+
+def _changes(before: ToolRecord | None, after: ToolRecord | None) -> list[str]:
+    """What moved between two captures of one tool, in words."""
+    if before is None and after is not None:
+        return ["tool added"]
+    if after is None:
+        return ["tool removed"]
+    assert before is not None
+    changes = []
+    if before.input_hash != after.input_hash:
+        changes.append("definition changed")
+    for dimension in TOOL_DIMENSIONS:
+        a = before.checked.score.scores[dimension.key]  # type: ignore[literal-required]
+        b = after.checked.score.scores[dimension.key]  # type: ignore[literal-required]
+        if a != b:
+            changes.append(f"{dimension.name} {a} → {b}")
+    if before.checked.tier != after.checked.tier:
+        changes.append(f"tier {before.checked.tier} → {after.checked.tier}")
+    return changes
+
+
+tool_changes = _changes
+
+
+def server_history(server: Server) -> list[HistoryPoint]:
+    points = []
+    previous: Capture | None = None
+    for capture in server.captures:
+        scores = server_scores(capture)
+        changes: list[str] = []
+        if previous is not None:
+            before = {t.name: t for t in previous.tools}
+            after = {t.name: t for t in capture.tools}
+            for name in sorted(set(before) | set(after)):
+                moved = _changes(before.get(name), after.get(name))
+                if moved:
+                    changes.append(f"{name}: {', '.join(moved)}")
+            old = server_scores(previous)
+            if old.overall_tier != scores.overall_tier:
+                changes.insert(0, f"overall tier {old.overall_tier or '—'} → {scores.overall_tier or '—'}")
+        points.append(
+            HistoryPoint(
+                capture_id=capture.capture_id,
+                scored_at=capture.generated_at,
+                tdqs=scores.overall_score,
+                tier=scores.overall_tier,
+                input_hash=None,
+                model=capture.report.model,
+                changes=changes,
+            )
+        )
+        previous = capture
+    return points
+
+
+def notes_for(problems: list[Problem], prefix: str = "") -> list[Note]:
+    return [
+        Note(json_path=p.json_path, reason=p.reason)
+        for p in problems
+        if not prefix or p.json_path == prefix or p.json_path.startswith((prefix + ".", prefix + "["))
+    ]
+
+
+def unscored_rows(server: Server) -> list[UnscoredToolRow]:
+    listed = server.tool_lists[-1] if server.tool_lists else None
+    when = f"{listed.captured_at[:10]} ({listed.capture_id})" if listed else ""
+    reason = (
+        f"listed in the tools/list of {when}, captured after the last scoring run"
+        if listed is not None and not listed.scored
+        else f"listed in the tools/list of {when}, but the score report has no score for it"
+    )
+    return [
+        UnscoredToolRow(name=name, slug=server.unscored_slugs[name], reason=reason)
+        for name in server.unscored_tools
+    ]
+
+
+OTHER_TOOLS = 50
+"""Links to other tools on a tool's page: enough to move around a server, bounded at registry scale."""
+
+
+def other_tools(server: Server, name: str) -> tuple[list[SiblingTool], int]:
+    links = [
+        SiblingTool(name=t.name, slug=t.slug, tier=t.checked.tier, tdqs=t.checked.tdqs)
+        for t in server.current.tools if t.name != name
+    ] + [
+        SiblingTool(name=n, slug=server.unscored_slugs[n], tier=None, tdqs=None)
+        for n in server.unscored_tools if n != name
+    ]
+    links.sort(key=lambda link: (link.name.lower(), link.name))
+    return links[:OTHER_TOOLS], max(0, len(links) - OTHER_TOOLS)
