@@ -86,13 +86,17 @@ returns how many outputs the previous build lent."""
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None,
     *, start_search: SearchStart | None = None, start_owned: OwnedStart | None = None, cache: Path | None = None,
+    workers: int = 1,
 ) -> Model:
+    """Phase 1. `workers`: how many processes read (and later render) a system's records; 1 reads
+    them in this process, which then holds their pages as ordinary outputs (as tests and the
+    benchmarks that render outputs themselves want)."""
     started = time.perf_counter()
     log = ProblemLog()
     present: list[tuple[GradingSystem, Any]] = []
     try:
         for system in systems if systems is not None else all_systems():
-            corpus = system.read(data_dir, log, config, cache)
+            corpus = system.read(data_dir, log, config, cache, workers)
             if corpus is not None:
                 present.append((system, corpus))
         # DuckDB is opened after reading: a reader may fork workers, which must not inherit its threads.
@@ -218,8 +222,6 @@ def static_files() -> list[tuple[str, Path]]:
     return [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
 
 
-PARALLEL_FROM = 2000
-"""Below this many outputs, forking workers costs more than it saves."""
 CHUNK = 1000
 
 
@@ -262,7 +264,7 @@ def render_and_write(
         timings["render"] = time.perf_counter() - started - timings["write"]
         if progress:
             progress("render", len(todo), len(todo))
-    elif isinstance(writer, SiteWriter) and workers > 1 and len(todo) >= PARALLEL_FROM:
+    elif isinstance(writer, SiteWriter) and workers > 1 and todo:
         timings = _render_in_workers(model, config, writer, workers, todo, progress, links)
     else:
         timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress, links)
@@ -408,21 +410,24 @@ class BuildResult:
 
 def build(
     data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
-    search: bool = True, shard_docs: int = SHARD_DOCS,
+    search: bool = True, shard_docs: int = SHARD_DOCS, workers: int | None = None,
 ) -> BuildResult:
     """Builds `data_dir` into `out`, which is checked and locked first (builder.engine.output): a build
     replaces only an empty or missing output or a previous scorecards site, and raises
     `UnsafeOutput` before any work otherwise. `shard_docs`: the most documents one Pagefind run
-    indexes (builder.engine.search)."""
+    indexes (builder.engine.search). `workers`: the processes that read and render (default: one
+    per core; 1 does everything in this process, for debugging). The site is the same for any
+    number."""
+    workers = workers or os.cpu_count() or 1
     with claimed(out, data_dir) as target:
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
-            return _build(data_dir, target, config, writer, progress, search, shard_docs)
+            return _build(data_dir, target, config, writer, progress, search, shard_docs, workers)
 
 
 def _build(
     data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool,
-    shard_docs: int,
+    shard_docs: int, workers: int,
 ) -> BuildResult:
     search_index: list[SearchIndex] = []
 
@@ -454,13 +459,13 @@ def _build(
     try:
         model = read_and_plan(
             data_dir, config, start_search=start_search if search else None, start_owned=start_owned_render,
-            cache=cache_folder(out),
+            cache=cache_folder(out), workers=workers,
         )
         timings = dict(model.timings)
         manifest = manifest_for(model.site)
         # Pagefind runs while the statistics are computed and the site is rendered (by the workers
         # that read a registry, too); "search" is the time spent waiting for it after that.
-        timings.update(render_and_write(model, config, writer, progress, manifest=manifest))
+        timings.update(render_and_write(model, config, writer, progress, workers, manifest))
         model.close()  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds, where each member is, lives to the end too
         started = time.perf_counter()

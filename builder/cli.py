@@ -90,6 +90,13 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
         raise UserError(str(error)) from error
 
 
+def _positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of workers")
+    return number
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import build
     from builder.engine.links import BrokenLinks
@@ -98,7 +105,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     data = _data_dir(args.data)
     settings = _settings(args, data)
     try:
-        result = build(data, args.output, settings.site(), progress=Progress(), search=settings.search)
+        result = build(data, args.output, settings.site(), progress=Progress(), search=settings.search,
+                       workers=args.workers)
     except UnsafeOutput as error:
         raise UserError(str(error)) from error
     except OSError as error:
@@ -234,6 +242,9 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
                        help="build the Pagefind search index (default: on)")
     build.add_argument("--timings", default=None, metavar="FILE", help="write seconds per build stage as JSON")
+    build.add_argument("--workers", type=_positive, default=None, metavar="N",
+                       help="processes that read and render (default: one per core; 1 builds in this process, for "
+                            "debugging); the site is the same for any number")
     build.set_defaults(run=cmd_build)
 
     check = commands.add_parser("check", help="validate a data folder without building (exit 1 on errors)")

@@ -133,11 +133,9 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
 def test_forked_workers_write_the_same_tar_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     corpus(data, servers=6)
-    build(data, tmp_path / "serial.tar", CONFIG, search=False)
-    monkeypatch.setattr(builder.build, "PARALLEL_FROM", 1)
+    build(data, tmp_path / "serial.tar", CONFIG, search=False, workers=1)
     monkeypatch.setattr(builder.build, "CHUNK", 7)
-    monkeypatch.setattr(builder.build.os, "cpu_count", lambda: 2)
-    build(data, tmp_path / "forked.tar", CONFIG, search=False)
+    build(data, tmp_path / "forked.tar", CONFIG, search=False, workers=2)
     assert (tmp_path / "forked.tar").read_bytes() == (tmp_path / "serial.tar").read_bytes()
 
 

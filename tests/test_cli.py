@@ -55,3 +55,17 @@ def test_the_output_may_not_be_the_data_folder(tmp_path: Path) -> None:
     good(tmp_path)
     result = run("build", str(tmp_path), "-o", str(tmp_path / "site"))
     assert result.returncode == 2 and "is inside the data folder" in result.stderr
+
+
+def test_the_number_of_workers_is_the_only_knob_and_changes_no_byte(tmp_path: Path) -> None:
+    good(tmp_path / "data")
+    sites = {}
+    for workers in ("1", "2", "3"):
+        out = tmp_path / f"site-{workers}.tar"
+        built = run("build", str(tmp_path / "data"), "-o", str(out), "--workers", workers)
+        assert built.returncode == 0, built.stderr
+        sites[workers] = out.read_bytes()
+    assert sites["1"] == sites["2"] == sites["3"]
+    refused = run("build", str(tmp_path / "data"), "-o", str(tmp_path / "site-0"), "--workers", "0")
+    assert refused.returncode == 2 and "0 is not a positive number of workers" in refused.stderr
+    assert not (tmp_path / "site-0").exists()

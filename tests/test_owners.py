@@ -59,9 +59,7 @@ def _files(folder: Path) -> dict[str, str]:
 
 
 def _owned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(section, "OWNED_FROM", 1)
     monkeypatch.setattr(section, "CHUNK", 4)
-    monkeypatch.setattr(section.os, "cpu_count", lambda: 2)
 
 
 def _data(tmp_path: Path) -> Path:
@@ -72,11 +70,11 @@ def _data(tmp_path: Path) -> Path:
 
 def test_workers_build_the_same_site_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = _data(tmp_path)
-    one = build(data, tmp_path / "one", CONFIG)
-    build(data, tmp_path / "one.tar", CONFIG)
+    one = build(data, tmp_path / "one", CONFIG, workers=1)
+    build(data, tmp_path / "one.tar", CONFIG, workers=1)
     _owned(monkeypatch)
-    owned = build(data, tmp_path / "owned", CONFIG)
-    build(data, tmp_path / "owned.tar", CONFIG)
+    owned = build(data, tmp_path / "owned", CONFIG, workers=2)
+    build(data, tmp_path / "owned.tar", CONFIG, workers=2)
 
     assert _files(tmp_path / "owned") == _files(tmp_path / "one")
     assert (tmp_path / "owned.tar").read_bytes() == (tmp_path / "one.tar").read_bytes()
@@ -100,7 +98,7 @@ def test_a_worker_holds_none_of_the_servers_it_read(tmp_path: Path, monkeypatch:
     until its pages are rendered, but read again then (the build above checks the pages)."""
     data = _data(tmp_path)
     _owned(monkeypatch)
-    read = section.read_section(data, ProblemLog(), CONFIG)
+    read = section.read_section(data, ProblemLog(), CONFIG, workers=2)
     assert read is not None and read.owners is not None
     try:
         read.owners.start_each(_held, [None] * read.owners.count)
@@ -118,7 +116,7 @@ def _built_by_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[
     data = _data(tmp_path)
     _owned(monkeypatch)
     out = tmp_path / "site.tar"
-    build(data, out, CONFIG, search=False)
+    build(data, out, CONFIG, search=False, workers=2)
     return data, out
 
 
@@ -137,13 +135,13 @@ def test_a_rebuild_by_workers_reads_only_the_changed_server_and_equals_a_cold_bu
     meta = sorted((data / "servers").iterdir())[1] / "server.json"
     meta.write_text(meta.read_text(encoding="utf-8").replace('"description": "', '"description": "Now: ', 1),
                     encoding="utf-8")
-    again = build(data, out, CONFIG, search=False)
+    again = build(data, out, CONFIG, search=False, workers=2)
     assert again.timings["reused"] > 0
     # One server changed: its entry was replaced; every other server was taken from the cache.
     second = _entries(out)
     assert len(second.keys() - first.keys()) == 1 and len(first.keys() - second.keys()) == 1
     assert all(second[name] == first[name] for name in first.keys() & second.keys())
-    build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    build(data, tmp_path / "cold.tar", CONFIG, search=False, workers=2)
     assert out.read_bytes() == (tmp_path / "cold.tar").read_bytes()
 
 
@@ -152,9 +150,9 @@ def test_servers_taken_from_the_cache_are_read_again_when_their_pages_must_be_re
 ) -> None:
     data, out = _built_by_workers(tmp_path, monkeypatch)
     out.unlink()  # the cache stays, the previous site is gone: every page is rendered again
-    again = build(data, out, CONFIG, search=False)
+    again = build(data, out, CONFIG, search=False, workers=2)
     assert again.timings["reused"] == 0
-    build(data, tmp_path / "cold.tar", CONFIG, search=False)
+    build(data, tmp_path / "cold.tar", CONFIG, search=False, workers=2)
     assert out.read_bytes() == (tmp_path / "cold.tar").read_bytes()
 
 

@@ -25,7 +25,7 @@ from builder.pages.page import DataFile, NavItem, Page
 @dataclass(frozen=True)
 class GradingSystem:
     key: str
-    read: Callable[[Path, ProblemLog, SiteConfig, Path | None], Any | None]
+    read: Callable[[Path, ProblemLog, SiteConfig, Path | None, int], Any | None]
     """Reads and validates the system's files under the data directory; None when it has none.
     A system may plan its records' own pages as it reads them (TDQS does, see
     builder.tdqs.pages.section), so it is given the site settings, and the build's cache folder

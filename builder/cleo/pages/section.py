@@ -158,7 +158,7 @@ def nav(corpus: CleoCorpus) -> list[NavItem]:
 def system() -> GradingSystem:
     return GradingSystem(
         key=source.SYSTEM,
-        read=lambda data_dir, log, config, cache: source.read(data_dir, log),
+        read=lambda data_dir, log, config, cache, workers: source.read(data_dir, log),
         load=store.load,
         outputs=outputs,
         nav=nav,

@@ -178,7 +178,7 @@ def nav(corpus: FlowCorpus) -> list[NavItem]:
 def system() -> GradingSystem:
     return GradingSystem(
         key=SYSTEM,
-        read=lambda data_dir, log, config, cache: read(data_dir, log),
+        read=lambda data_dir, log, config, cache, workers: read(data_dir, log),
         load=store.load,
         outputs=outputs,
         nav=nav,

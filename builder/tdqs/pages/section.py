@@ -1,14 +1,16 @@
 """Reading the TDQS part of a data directory for a build: every server read, summarised and
 planned — its own pages listed — where it was read.
 
-A registry (`OWNED_FROM` servers or more, on a machine with several cores) is read by forked
+With more than one worker (a build's default on a machine with several cores: the number of
+workers is the build's only knob) the servers are read by forked
 workers (builder.engine.owners): each returns the summaries of the servers it read, its problems and the
 badges its pages use, and later renders those servers' pages (`Owned` outputs) once the build
 knows the site-wide values. A worker does not hold the servers it read until then: that grew its
 memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
-renders its pages (`_Outputs`), which costs about a tenth of rendering them. A small corpus is
-read the same way in the build's own process, which holds its pages as ordinary outputs. Either
-way the parent's corpus-wide outputs are made from the summaries alone, so both give the same site.
+renders its pages (`_Outputs`), which costs about a tenth of rendering them. With one worker
+(`workers=1`, for debugging and for tests that render the outputs themselves) the servers are read
+the same way in the build's own process, which holds their pages as ordinary outputs. Either way
+the parent's corpus-wide outputs are made from the summaries alone, so both give the same site.
 
 Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
 of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
@@ -17,7 +19,6 @@ files changed.
 
 from __future__ import annotations
 
-import os
 import pickle
 import shutil
 import tempfile
@@ -67,8 +68,6 @@ from builder.tdqs.registry_index import compare_index
 from builder.tdqs.store import CAPTURE_COLUMNS, SERVER_COLUMNS, TOOL_COLUMNS, ServerRows, server_rows
 from builder.tdqs.unscored import UnscoredServer, read_unscored_server
 
-OWNED_FROM = 400
-"""Below this many servers, forking readers costs more than it saves."""
 CHUNK = 100
 """Servers per task handed to a worker."""
 
@@ -321,10 +320,10 @@ def _spool(cache: Path | None) -> Spool:
     return spool
 
 
-def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None
+def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Path | None = None, workers: int = 1
                  ) -> TdqsSection | None:
     """`cache`: the build's cache folder, where each server's entry is kept for the next build
-    (only when the corpus is read by workers: a small one is read faster than its cache)."""
+    (when the corpus is read by workers); `workers`: how many processes read it (1: this one)."""
     skipped: list[Path] = []
     found = layout.discover(data_dir, skipped)
     report_skipped(skipped, data_dir, SYSTEM, log)
@@ -332,8 +331,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     index_path = data_dir / layout.INDEX_FILE
     if not found and kind(index_path) == "missing":
         return None
-    workers = os.cpu_count() or 1
-    owned = workers > 1 and len(found) >= OWNED_FROM
+    owned = workers > 1
     folder = cache / "tdqs-servers" if cache is not None and owned else None
     code = content_key(code_key(), config.model_dump_json()) if folder is not None else ""
     reading = _Reading(data_dir, config, code, folder, hold=not owned)
