@@ -43,7 +43,6 @@ from typing import Any
 
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
-import builder.tdqs.pages.section
 from builder import tier_colours
 from builder.build import read_and_plan
 from builder.chart_svg import svg_chart
@@ -180,7 +179,6 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
     """Writes the Hugo data for `data_dir` into `project`; returns counts for the report."""
     config = config or SiteConfig()
     # The export needs every page's context here, not in the worker processes a registry is read by.
-    builder.tdqs.pages.section.OWNED_FROM = sys.maxsize
     model = read_and_plan(data_dir, config)
     server_pages: dict[str, Page] = {}
     tool_pages: dict[str, list[Page]] = defaultdict(list)

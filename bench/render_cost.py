@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):
     sys.path[0] = str(ROOT)
 
-import builder.tdqs.pages.section  # noqa: E402
 from builder.build import read_and_plan  # noqa: E402
 from builder.config import SiteConfig  # noqa: E402
 from builder.engine.render import Renderer  # noqa: E402
@@ -31,7 +30,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data", type=Path)
     parser.add_argument("--pages", type=int, default=8000)
     args = parser.parse_args(argv)
-    builder.tdqs.pages.section.OWNED_FROM = sys.maxsize  # the pages are rendered in this process
     model = read_and_plan(args.data, SiteConfig())
     renderer = Renderer(SiteConfig(), model.site)
     pages = [o for o in model.outputs if isinstance(o, Page) and "/tools/" in o.path]
