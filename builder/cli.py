@@ -36,7 +36,14 @@ class Stopped(BaseException):
         self.signum = signum
 
 
+_RECEIVED: list[int] = []
+"""The signals that asked this build to stop, in the order they came."""
+
+
 def _stop(signum: int, frame: object) -> None:
+    _RECEIVED.append(signum)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise Stopped(signum)
 
 
@@ -291,9 +298,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     # SIGTERM (a CI job cancelled, `kill`) ends a build as Ctrl-C does: the staging folder is
     # removed and the previous site stays whole. Forked workers set it back to the default.
-    previous = signal.signal(signal.SIGTERM, _stop)
+    previous = {number: signal.signal(number, _stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    _RECEIVED.clear()
     try:
-        return int(args.run(args))
+        try:
+            return int(args.run(args))
+        except Exception as error:
+            # A library that was running when the signal came may report it as its own error
+            # (DuckDB: "Query interrupted"): the build was stopped all the same.
+            if not _RECEIVED:
+                raise
+            if _RECEIVED[0] == signal.SIGINT:
+                raise KeyboardInterrupt from error
+            raise Stopped(_RECEIVED[0]) from error
     except UserError as error:
         print(f"scorecards: {error}", file=sys.stderr)
         return 2
@@ -308,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"scorecards: stopped by {name}; the previous site is unchanged", file=sys.stderr)
         return 128 + stopped.signum
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 if __name__ == "__main__":

@@ -233,6 +233,24 @@ def test_sigterm_ends_a_build_like_ctrl_c(place: Path) -> None:
     assert not list(project.glob(".site.tmp-*")) and not list(project.glob(".site.old-*"))
 
 
+def test_ctrl_c_ends_a_build_whatever_it_is_doing(place: Path) -> None:
+    """SIGINT, as a terminal's Ctrl-C sends it, while the workers write pages and the build's own
+    process may be inside a DuckDB query (which reports the signal as its own error)."""
+    project = place / "project"
+    assert scorecards("build", "data", "-o", "site", cwd=project, home=place / "home").returncode == 0
+    before = tree(project / "site")
+    corpus(project / "data", servers=120, tools=12)
+    process = start("build", "data", "-o", "site", cwd=project, home=place / "home")
+    wait_for_staging(project, process)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGINT
+    assert stderr.strip().splitlines()[-1] == "scorecards: interrupted; the previous site is unchanged"
+    assert "Traceback" not in stderr
+    assert tree(project / "site") == before
+    assert not list(project.glob(".site.tmp-*")) and not list(project.glob(".site.old-*"))
+
+
 def test_a_second_build_into_the_same_output_refuses_and_spares_the_first(place: Path) -> None:
     project = place / "project"
     corpus(project / "data", servers=120, tools=12)
