@@ -7,9 +7,10 @@
    output, then swap it into place. A failed or interrupted build leaves the previous site whole.
    An output named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
-A registry is read by worker processes (builder.engine.owners): its servers' pages are `Owned` outputs,
-which the workers that read them render, starting as soon as phase 1 knows the
-site-wide values, while this process computes the statistics.
+With more than one worker (the default: one per core; `workers` is the build's only knob) a
+corpus is read by worker processes (builder.engine.owners): its servers' pages are `Owned`
+outputs, which the workers that read them render, starting as soon as phase 1 knows the site-wide
+values, while this process computes the statistics. With one, everything happens in this process.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
@@ -231,8 +232,8 @@ def render_and_write(
 ) -> dict[str, float]:
     """Renders every output that the previous build cannot lend (see builder.engine.incremental) and
     writes it; returns seconds spent rendering and writing, and how many outputs were reused.
-    Outputs held by reader workers are rendered there (`start_owned`); otherwise a large site is
-    rendered by one forked worker per core (`_render_in_workers`)."""
+    Outputs held by reader workers are rendered there (`start_owned`); the others, with more than
+    one worker, by forked workers (`_render_in_workers`), else in this process."""
     outputs = model.outputs
     if model.owners is not None and model.owned_reused is None:
         if not isinstance(writer, SiteWriter):

@@ -1,8 +1,9 @@
 """Bulk loading into DuckDB.
 
 Row-by-row `executemany` is slow in DuckDB; a quarter of a million tools would take minutes. Rows
-are streamed to a temporary JSON Lines file instead and read back with `read_json` and an explicit
-column list, which DuckDB parses in parallel. Every system's loader goes through `load_rows`.
+are written to a JSON Lines file instead and read back with `read_json` and an explicit column
+list, which DuckDB parses in parallel (`load_file`): TDQS's from the spool its readers fill
+(builder.store.spool), the others' through a temporary file (`load_rows`).
 """
 
 from __future__ import annotations
