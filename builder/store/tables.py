@@ -25,6 +25,17 @@ the whole registry would take about 0.7 GB in memory; read from the file, the st
 few hundred MB whatever the corpus size."""
 
 
+STORE_FILE = "store.duckdb"
+SPILL_FOLDER = "store.tmp"
+
+
+def _remove_store(folder: Path) -> None:
+    """The store's files in `folder`: the database, its write-ahead log and DuckDB's spill files."""
+    (folder / STORE_FILE).unlink(missing_ok=True)
+    (folder / (STORE_FILE + ".wal")).unlink(missing_ok=True)
+    shutil.rmtree(folder / SPILL_FOLDER, ignore_errors=True)
+
+
 def connect(folder: Path | None = None) -> duckdb.DuckDBPyConnection:
     """The store: in memory, or, with `folder` (the build's cache), the database file `store.duckdb`
     there, made anew, with DuckDB's memory capped and its spill files kept in the folder too."""
@@ -32,17 +43,12 @@ def connect(folder: Path | None = None) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(":memory:")
     else:
         folder.mkdir(parents=True, exist_ok=True)
-        database = folder / STORE_FILE
-        for stale in (database, database.with_name(database.name + ".wal")):
-            stale.unlink(missing_ok=True)
-        con = duckdb.connect(str(database))
+        _remove_store(folder)
+        con = duckdb.connect(str(folder / STORE_FILE))
         con.execute("SET memory_limit = ?", [MEMORY_LIMIT])
-        con.execute("SET temp_directory = ?", [str(folder / "store.tmp")])
+        con.execute("SET temp_directory = ?", [str(folder / SPILL_FOLDER)])
     con.execute("SET preserve_insertion_order = true")
     return con
-
-
-STORE_FILE = "store.duckdb"
 
 
 @contextlib.contextmanager
@@ -56,9 +62,7 @@ def opened(folder: Path | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     finally:
         con.close()
         if folder is not None:
-            (folder / STORE_FILE).unlink(missing_ok=True)
-            (folder / (STORE_FILE + ".wal")).unlink(missing_ok=True)
-            shutil.rmtree(folder / "store.tmp", ignore_errors=True)
+            _remove_store(folder)
 
 
 def _quote(identifier: str) -> str:
@@ -125,12 +129,12 @@ def load_file(
     if not path.exists() or path.stat().st_size == 0:
         return 0
     spec = "{" + ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in columns.items()) + "}"
-    con.execute(
+    inserted = con.execute(
         f"INSERT INTO {_quote(table)} SELECT * FROM read_json(?, format = 'newline_delimited', "
         f"columns = {spec}, maximum_object_size = {max(READ_BUFFER, longest + 1)})",
         [str(path)],
-    )
-    return int(con.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()[0])  # type: ignore[index]
+    ).fetchone()
+    return int(inserted[0]) if inserted else 0
 
 
 def _literal(text: str) -> str:
