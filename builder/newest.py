@@ -7,6 +7,7 @@ process with the corpus; `Newest` keeps the window and a count as servers arrive
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
@@ -31,4 +32,5 @@ class Newest(Generic[T]):
         arrived = list(items)
         if arrived:
             self.total += len(arrived)
-            self.items = sorted([*self.items, *arrived], key=self.key, reverse=True)[: self.keep]
+            # heapq.nlargest is documented to equal sorted(..., key=key, reverse=True)[:n], ties included.
+            self.items = heapq.nlargest(self.keep, [*self.items, *arrived], key=self.key)
