@@ -216,25 +216,12 @@ def wait_for_staging(project: Path, process: subprocess.Popen[str], pages: int =
     raise AssertionError("the build never got to writing pages: make the corpus bigger")
 
 
-def test_sigterm_ends_a_build_like_ctrl_c(place: Path) -> None:
-    project = place / "project"
-    assert scorecards("build", "data", "-o", "site", cwd=project, home=place / "home").returncode == 0
-    before = tree(project / "site")
-    corpus(project / "data", servers=120, tools=12)
-    process = start("build", "data", "-o", "site", cwd=project, home=place / "home")
-    wait_for_staging(project, process)
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 128 + signal.SIGTERM
-    lines = stderr.strip().splitlines()
-    assert lines[-1] == "scorecards: stopped by SIGTERM; the previous site is unchanged"
-    assert "Traceback" not in stderr
-    assert tree(project / "site") == before
-    assert not list(project.glob(".site.tmp-*")) and not list(project.glob(".site.old-*"))
-
-
-def test_ctrl_c_ends_a_build_whatever_it_is_doing(place: Path) -> None:
-    """SIGINT, as a terminal's Ctrl-C sends it, while the workers write pages and the build's own
+@pytest.mark.parametrize(("signum", "said"), [
+    (signal.SIGTERM, "scorecards: stopped by SIGTERM; the previous site is unchanged"),
+    (signal.SIGINT, "scorecards: interrupted; the previous site is unchanged"),
+])
+def test_sigterm_or_ctrl_c_ends_a_build_whatever_it_is_doing(place: Path, signum: int, said: str) -> None:
+    """SIGTERM (a cancelled job) or SIGINT (Ctrl-C) while the workers write pages and the build's own
     process may be inside a DuckDB query (which reports the signal as its own error)."""
     project = place / "project"
     assert scorecards("build", "data", "-o", "site", cwd=project, home=place / "home").returncode == 0
@@ -242,10 +229,10 @@ def test_ctrl_c_ends_a_build_whatever_it_is_doing(place: Path) -> None:
     corpus(project / "data", servers=120, tools=12)
     process = start("build", "data", "-o", "site", cwd=project, home=place / "home")
     wait_for_staging(project, process)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 128 + signal.SIGINT
-    assert stderr.strip().splitlines()[-1] == "scorecards: interrupted; the previous site is unchanged"
+    assert process.returncode == 128 + signum
+    assert stderr.strip().splitlines()[-1] == said
     assert "Traceback" not in stderr
     assert tree(project / "site") == before
     assert not list(project.glob(".site.tmp-*")) and not list(project.glob(".site.old-*"))
