@@ -118,6 +118,47 @@ def test_index_json_disagreements_are_reported(tmp_path: Path) -> None:
     assert "'newcomer' has captures but is not in index.json" in reasons
 
 
+def test_index_comparison_reads_the_expected_entries_once(tmp_path: Path) -> None:
+    """The entries the captures give are streamed (a registry's come from the build's spool): each
+    is read once, in any order, and every disagreement is found."""
+    from builder.engine.problems import ProblemLog
+    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.registry_index import compare_index, index_entry_json, write_index
+
+    good_server(tmp_path)
+    write_capture(tmp_path, "second", report("second", [tool_score(definition("s"), scores(3, 3, 3, 3, 3, 3))]))
+    write_capture(tmp_path, "newcomer", report("newcomer", [tool_score(definition("n"), scores(3, 3, 3, 3, 3, 3))]))
+    corpus = read_tdqs(tmp_path, ProblemLog())
+    write_index(tmp_path, corpus)
+    stored = json.loads((tmp_path / "index.json").read_text())
+    by_id = {entry["id"]: entry for entry in stored["servers"]}
+    first = next(i for i in by_id if i not in ("second", "newcomer"))
+    ghost = json.loads(json.dumps(by_id[first])) | {"id": "ghost"}
+    changed = json.loads(json.dumps(by_id["second"]))
+    changed["scores"]["meanTdqs"] = 1.0
+    # Stored: the first server, the second changed, the first again, a server with no capture;
+    # the newcomer is missing.
+    stored["servers"] = [by_id[first], changed, by_id[first], ghost]
+    given = [(server.server_id, index_entry_json(server)) for server in reversed(corpus.servers)]
+    read = []
+
+    def once():
+        for item in given:
+            read.append(item[0])
+            yield item
+
+    log = ProblemLog()
+    compare_index(stored, once(), log)
+    assert sorted(read) == sorted(s.server_id for s in corpus.servers)  # each entry read once
+    found = [(p.json_path, p.reason) for p in log.problems]
+    assert found == [  # the log sorts by file, then JSON path
+        ("$.servers", "server 'newcomer' has captures but is not in index.json"),
+        ("$.servers[1].scores.meanTdqs", f"index.json says 1.0 but the captures say {by_id['second']['scores']['meanTdqs']}"),
+        ("$.servers[2]", f"server {first!r} is in index.json but has no usable capture"),
+        ("$.servers[3]", "server 'ghost' is in index.json but has no usable capture"),
+    ]
+
+
 def test_the_build_report_holds_every_file_and_problem_as_the_log_has_them() -> None:
     """The report is encoded record by record; read back, it equals the log's own models dumped
     whole, and counts its files the way the summary says."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -108,11 +109,12 @@ def index_entry_json(server: Server) -> str:
     return index_server(server).model_dump_json(by_alias=True)
 
 
-def compare_index(stored: object | None, expected_entries: list[tuple[str, str]], log: ProblemLog) -> None:
+def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, str]], log: ProblemLog) -> None:
     """Report every way the stored index.json (as parsed, None when absent) disagrees with the
-    entries the captures give: (server id, `index_entry_json`) each."""
+    entries the captures give: (server id, `index_entry_json`) each, read once, in any order (a
+    registry's are streamed from the build's spool: only those that differ are held)."""
     if stored is None:
-        if expected_entries:
+        if any(True for _ in expected_entries):
             log.add(layout.INDEX_FILE, SYSTEM, "$",
                     "index.json is missing; run `scorecards index DATA` to build it from the captures",
                     severity="warning")
@@ -123,18 +125,33 @@ def compare_index(stored: object | None, expected_entries: list[tuple[str, str]]
         for where, reason in describe_validation_error(error)[:20]:
             log.add(layout.INDEX_FILE, SYSTEM, where, f"{reason}; index.json ignored, the captures are used")
         return
-    expected = dict(expected_entries)
+    first: dict[str, int] = {}
     for position, entry in enumerate(index.servers):
-        want = expected.pop(entry.id, None)
+        first.setdefault(entry.id, position)
+    matched: set[int] = set()
+    differing: dict[int, str] = {}
+    """Position in the stored index → the entry the captures give, where the two differ."""
+    unlisted: set[str] = set()
+    for server_id, want in expected_entries:
+        position = first.get(server_id)
+        if position is None:
+            unlisted.add(server_id)
+            continue
+        matched.add(position)
+        if index.servers[position].model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
+            differing.pop(position, None)
+        else:
+            differing[position] = want
+    for position, entry in enumerate(index.servers):
         here = json_path(["servers", position])
-        if want is None:
+        if position not in matched or first[entry.id] != position:
             log.add(layout.INDEX_FILE, SYSTEM, here,
                     f"server {entry.id!r} is in index.json but has no usable capture", severity="warning")
             continue
-        if entry.model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
+        if position not in differing:
             continue
         have_doc = entry.model_dump(mode="json", by_alias=True)
-        want_doc = IndexServer.model_validate_json(want).model_dump(mode="json", by_alias=True)
+        want_doc = IndexServer.model_validate_json(differing[position]).model_dump(mode="json", by_alias=True)
         for key in sorted(want_doc):
             if have_doc.get(key) != want_doc[key]:
                 for sub, before, after in _differences(have_doc.get(key), want_doc[key], [key]):
@@ -143,7 +160,7 @@ def compare_index(stored: object | None, expected_entries: list[tuple[str, str]]
                         f"index.json says {_short(before)} but the captures say {_short(after)}",
                         severity="warning",
                     )
-    for server_id in sorted(expected):
+    for server_id in sorted(unlisted):
         log.add(layout.INDEX_FILE, SYSTEM, "$.servers",
                 f"server {server_id!r} has captures but is not in index.json", severity="warning")
 
