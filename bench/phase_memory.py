@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if section is None:
         raise SystemExit(f"{args.data} has no TDQS servers")
     try:
-        say("read", f"{len(section.summaries):,} servers, {len(section.outputs):,} outputs planned")
+        say("read", f"{section.server_count:,} scored servers, {len(section.outputs):,} outputs planned")
         documents = sum(1 for _ in section.search_docs())
         say("search docs", f"{documents:,} read back from the spool")
         with opened(args.cache) as con:

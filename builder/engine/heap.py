@@ -1,7 +1,7 @@
 """The build's long-lived objects, kept out of the cycle collector's way.
 
 A registry build holds millions of objects to its end: each worker its parsed servers, the build
-its servers' summaries, its outputs and where each tar member is. Python's collector walks every
+its outputs and where each tar member is. Python's collector walks every
 tracked object on each full collection, and full collections come more often as the heap grows:
 at a tenth of the registry that walking took about a sixth of the build's CPU time, and it made
 dumping a list of the tar's 300,000 members three times as slow. What the build keeps is moved

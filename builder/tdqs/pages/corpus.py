@@ -14,7 +14,6 @@ from builder.pages.page import DataFile, Owned, Page
 from builder.publish.badges import BadgeSet
 from builder.publish.feeds import FeedEntry
 from builder.tdqs.pages.publish import ChangeRow
-from builder.tdqs.pages.summary import ServerSummary
 from builder.tdqs.pages.unscored import UnscoredSummary
 
 
@@ -23,7 +22,7 @@ class TdqsSection(Protocol):
     `TdqsSection` has these)."""
 
     @property
-    def summaries(self) -> list[ServerSummary]: ...
+    def spec_versions(self) -> list[str]: ...
     @property
     def unscored(self) -> list[UnscoredSummary]: ...
     @property

@@ -75,8 +75,8 @@ def server_outputs(
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:
-    """The section's corpus-wide pages and files, made from the server summaries and the
-    statistics; each server's own outputs were planned where it was read (`section`)."""
+    """The section's corpus-wide pages and files, made from the store's tables (the statistics,
+    the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
     home, stats = home_page(con, corpus)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))

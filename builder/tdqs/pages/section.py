@@ -4,13 +4,15 @@ planned — its own pages listed — where it was read.
 With more than one worker (a build's default on a machine with several cores: the number of
 workers is the build's only knob) the servers are read by forked
 workers (builder.engine.owners): each returns the summaries of the servers it read, its problems and the
-badges its pages use, and later renders those servers' pages (`Owned` outputs) once the build
+badges its pages use (what the build's process needs of a summary it takes in and drops: the rows and
+search document go to the spool, the index.json entry too), and later renders those servers' pages (`Owned` outputs) once the build
 knows the site-wide values. A worker does not hold the servers it read until then: that grew its
 memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
 renders its pages (`_Outputs`), which costs about a tenth of rendering them. With one worker
 (`workers=1`, for debugging and for tests that render the outputs themselves) the servers are read
 the same way in the build's own process, which holds their pages as ordinary outputs. Either way
-the parent's corpus-wide outputs are made from the summaries alone, so both give the same site.
+the parent's corpus-wide outputs are made from the store and what was taken of the summaries, so
+both give the same site.
 
 Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
 of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
@@ -77,12 +79,12 @@ ROW_COLUMNS = (SERVER_COLUMNS, CAPTURE_COLUMNS, TOOL_COLUMNS)
 """The spool's files of DuckDB rows, in the order of `ServerRows`."""
 SEARCH_DOCS = "search-docs"
 """The spool's file of search documents: [path, rendered HTML] a line."""
+INDEX_ENTRIES = "index-entries"
+"""The spool's file of index.json entries: [server id, the entry as JSON] a line."""
 
 
 @dataclass
 class TdqsSection:
-    summaries: list[ServerSummary]
-    """Every server read, in data-folder order."""
     outputs: list[Page | DataFile | Owned]
     """Each server's own pages and files: ordinary outputs, or `Owned` by the worker that read it."""
     badges: BadgeSet
@@ -95,6 +97,21 @@ class TdqsSection:
     """The newest changes of every server's, for the changes page."""
     feed: Newest[FeedEntry] = field(default_factory=lambda: Newest(MAX_ENTRIES, entry_order))
     """The newest entries of every server's feed, for the site feed."""
+    server_count: int = 0
+    """Scored servers read. Their summaries are not kept: what the corpus-wide pages show of each
+    server they query from the store, and what is needed before it is loaded is gathered here."""
+    all_models: set[str] = field(default_factory=set)
+    """The model of every capture ('' where a capture names none)."""
+    all_spec_versions: set[str] = field(default_factory=set)
+    newest: str | None = None
+    """The newest capture's generatedAt, over every server."""
+
+    def index_entries(self) -> Iterator[tuple[str, str]]:
+        """Every scored server's id and index.json entry as JSON (`index_entry_json`), in
+        data-folder order (asked for before `load`, which removes the spool)."""
+        for record in self.spool.records(INDEX_ENTRIES):
+            server_id, entry = record  # type: ignore[misc]
+            yield server_id, entry
 
     def search_docs(self) -> Iterator[SearchDoc]:
         """Every server's search document, rendered, in data-folder order (asked for before `load`,
@@ -113,7 +130,11 @@ class TdqsSection:
 
     @property
     def models(self) -> list[str]:
-        return sorted({model for s in self.summaries for model in s.models} - {""})
+        return sorted(self.all_models - {""})
+
+    @property
+    def spec_versions(self) -> list[str]:
+        return sorted(self.all_spec_versions)
 
     @property
     def stand_in_models(self) -> list[str]:
@@ -121,7 +142,7 @@ class TdqsSection:
 
     @property
     def data_as_of(self) -> str | None:
-        return max((s.newest for s in self.summaries), default=None)
+        return self.newest
 
 
 @dataclass(frozen=True)
@@ -299,14 +320,24 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
             if isinstance(summary, UnscoredSummary):
                 section.unscored.append(summary)
             elif summary is not None:
-                section.summaries.append(summary)
+                _count(section, summary)
             if owner >= 0:
                 section.outputs.extend(
                     Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
                 )
             position += len(planned)
-        settle()  # the summaries taken in are kept to the end of the build (builder.engine.heap)
+        settle()  # the outputs planned are kept to the end of the build (builder.engine.heap)
     return keys
+
+
+def _count(section: TdqsSection, summary: ServerSummary) -> None:
+    """Takes in what the build needs of a scored server's summary before the store is loaded; the
+    summary itself is not kept (fifteen thousand of them were a tenth of the build's memory)."""
+    section.server_count += 1
+    section.all_models.update(summary.models)
+    section.all_spec_versions.update(summary.spec_versions)
+    section.newest = summary.newest if section.newest is None else max(section.newest, summary.newest)
+    section.spool.append_json(INDEX_ENTRIES, [summary.server_id, summary.index_entry])
 
 
 def _spool(cache: Path | None) -> Spool:
@@ -336,7 +367,7 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     code = content_key(code_key(), config.model_dump_json()) if folder is not None else ""
     reading = _Reading(data_dir, config, code, folder, hold=not owned)
     chunks = [(reading, found[i : i + CHUNK]) for i in range(0, len(found), CHUNK)]
-    section = TdqsSection([], [], BadgeSet(), None, _spool(cache))
+    section = TdqsSection([], BadgeSet(), None, _spool(cache))
     if owned:
         section.owners = Owners(workers)
         section.owners.planned = section.outputs  # filled by _take_in: all Owned
@@ -354,5 +385,5 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     if folder is not None:
         ReadCache(folder).keep_only(keys)
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if kind(index_path) != "missing" else None
-    compare_index(stored_index, [(s.server_id, s.index_entry) for s in section.summaries], log)
+    compare_index(stored_index, section.index_entries(), log)
     return section

@@ -33,7 +33,6 @@ from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.tdqs import queries
 from builder.tdqs.models import CurrentScores
 from builder.tdqs.pages.corpus import TdqsSection
-from builder.tdqs.pages.summary import ServerSummary
 from builder.tdqs.pages.unscored import UnscoredSummary
 
 TIERS = tuple(definition.tier for definition in TDQS_TIERS)
@@ -139,12 +138,35 @@ def _unscored_cells(captured_at: str, tool_count: int) -> list[Cell]:
     ]
 
 
+SCORE_FIELDS = tuple(CurrentScores.model_fields)
+"""The columns of `queries/server_list.sql` a scored server's `CurrentScores` is made of."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredServer:
+    """A scored server as the list query returns it: its current scores as the values of
+    `SCORE_FIELDS`, made into a `CurrentScores` only when a page showing its row is rendered."""
+
+    server_id: str
+    slug: str
+    display_name: str
+    score_values: tuple[Any, ...]
+
+    @property
+    def scores(self) -> CurrentScores:
+        return CurrentScores(**dict(zip(SCORE_FIELDS, self.score_values, strict=True)))
+
+    @property
+    def tool_count(self) -> int:
+        return int(self.score_values[SCORE_FIELDS.index("tool_count")])
+
+
 @dataclass(frozen=True, slots=True)
 class ListEntry:
     """A server's place in the list, compact: its row (`row()`, with its cells) is made only when a
     page showing it is rendered, so the build holds fifteen thousand of these, not of rows."""
 
-    server: ServerSummary | UnscoredSummary
+    server: ScoredServer | UnscoredSummary
     when: str
     """When its current capture was scored (or, not scored, captured)."""
     smelly: int = 0
@@ -160,8 +182,7 @@ class ListEntry:
 
     @property
     def tool_count(self) -> int:
-        server = self.server
-        return server.scores.tool_count if isinstance(server, ServerSummary) else server.tool_count
+        return self.server.tool_count
 
     @property
     def tier(self) -> str:
@@ -190,10 +211,14 @@ class ListEntry:
 
 def list_entries(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[ListEntry]:
     """Every server, scored and not, best overall score first (the query's order), then those
-    not scored yet by name."""
-    by_id = {server.server_id: server for server in corpus.summaries}
+    not scored yet by name. A scored server's entry is made from the query's row: the build's
+    process keeps no per-server summary of its own."""
     entries = [
-        ListEntry(by_id[found["server_id"]], found["generated_at"], found["smelly_tools"], found["flagged_tools"])
+        ListEntry(
+            ScoredServer(found["server_id"], found["slug"], found["display_name"],
+                         tuple(found[name] for name in SCORE_FIELDS)),
+            found["generated_at"], found["smelly_tools"], found["flagged_tools"],
+        )
         for found in queries.run(con, "server_list")
     ]
     entries += [ListEntry(s, s.captured_at)
