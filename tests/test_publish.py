@@ -216,3 +216,21 @@ def test_downloads_keep_the_server_flag_apart_from_the_tools_flags(tmp_path: Pat
     assert json_row == ([], ["Shadowing Risk"])
     [tool] = api(writer, "api/servers/srv.json")["tools"]
     assert tool["flags"] == []
+
+
+def test_bulk_files_wait_on_disk_and_are_removed_with_their_outputs(tmp_path: Path) -> None:
+    """A registry's downloads are tens of MB: DuckDB's COPY leaves each in a temporary file until
+    the build writes it; the file goes when the output holding it does."""
+    import gc
+
+    from builder.tdqs.bulk import _copy
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT 1 AS x")
+    copied = _copy(con, "SELECT x, 'a' AS y FROM t", "FORMAT csv, HEADER true", ".csv")
+    path = Path(copied.path)
+    assert path.exists()
+    assert copied() == copied() == b"x,y\n1,a\n"  # read as often as asked
+    del copied
+    gc.collect()
+    assert not path.exists()

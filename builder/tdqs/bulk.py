@@ -15,8 +15,10 @@ capture (`tool-scores-history.*`). The column descriptions are published on the 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -102,15 +104,31 @@ DATASETS = (
 )
 
 
-def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str) -> bytes:
+class _CopiedFile:
+    """What DuckDB's `COPY` wrote, left in its temporary file until the build writes it (a
+    registry's downloads are tens of MB: not held in memory meanwhile); the file is removed when
+    the output holding this is dropped, or when the process ends."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        weakref.finalize(self, _remove, path)
+
+    def __call__(self) -> bytes:
+        with open(self.path, "rb") as source:
+            return source.read()
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str) -> _CopiedFile:
     handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
     os.close(handle)
-    try:
-        con.execute(f"COPY ({query}) TO '{path}' ({options})")
-        with open(path, "rb") as source:
-            return source.read()
-    finally:
-        os.unlink(path)
+    copied = _CopiedFile(path)  # removed with it, or now if COPY fails
+    con.execute(f"COPY ({query}) TO '{path}' ({options})")
+    return copied
 
 
 FORMULA_START = r"^[=+@\t\r-]"
