@@ -68,7 +68,7 @@ class OtherTools:
             if item is None:
                 item = drawn[i] = self._item(self.links[i], page_path)
             items.append(item)
-        return Markup("").join(items)
+        return Markup("".join(items))  # every item is already Markup: joined as text, not escaped again
 
     def _item(self, link: SiblingTool, page_path: str) -> Markup:
         """One `<li>`, as `tdqs/_other_tools.html` drew it with the `tier` macro, every text escaped."""
