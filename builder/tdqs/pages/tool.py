@@ -106,6 +106,16 @@ class ToolContext(PageContext):
     notes: list[Note]
     badge: BadgeView
 
+    @property
+    def priced_actions(self) -> list[Action]:
+        """The actions with a gain, for the numbered checklist. A property, not a filter in the
+        template (`selectattr`), which cost several times more on every tool page."""
+        return [action for action in self.actions if action.gain is not None]
+
+    @property
+    def unpriced_actions(self) -> list[Action]:
+        return [action for action in self.actions if action.gain is None]
+
 
 def tier_meaning(tier: str) -> str:
     return next((t.meaning for t in TIERS if t.tier == tier), "")
