@@ -26,6 +26,7 @@ from builder.tdqs.pages.home import home_page
 from builder.tdqs.pages.rubric import rubric_page
 from builder.tdqs.pages.server import ServerContext, server_api, server_context, tools_chart
 from builder.tdqs.pages.server_list import server_list_outputs
+from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.tool import tool_page_context
 from builder.tdqs.pages.unscored import unscored_tool_pages
 from builder.tdqs.reader import Server
@@ -65,13 +66,14 @@ def server_outputs(
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
     yield publish.server_feed(server, config)
+    siblings = OtherTools.of_server(server)
     for tool in capture.tools:
         tool_badge = publish.tool_badge(server, tool, config, badges)
         yield Page(
             urls.tool_page(server.slug, tool.slug), "tdqs/tool.html",
-            partial(tool_page_context, server, tool, file_problems, tool_badge), key=key,
+            partial(tool_page_context, server, tool, file_problems, tool_badge, siblings), key=key,
         )
-    yield from unscored_tool_pages(server)
+    yield from unscored_tool_pages(server, siblings)
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:

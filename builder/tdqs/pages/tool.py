@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup
+from pydantic import ConfigDict, Field
 from tdqs import FLAGS, TIERS, TOOL_DIMENSIONS
 
-from builder import numbers
+from builder import numbers, urls
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.tdqs.checklist import Action, anchor_for, tool_actions
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.definitions import DefinitionChange, changes, first_seen, summary
+from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
     BadgeView,
     DefinitionView,
@@ -25,7 +28,6 @@ from builder.tdqs.pages.views import (
     View,
     describe_definition,
     notes_for,
-    other_tools,
     provenance,
     stated_text,
     tool_changes,
@@ -64,6 +66,8 @@ class StaleView(View):
 
 
 class ToolContext(PageContext):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)  # other_tools_html stays Markup
+
     server_slug: str
     server_name: str
     name: str
@@ -93,12 +97,24 @@ class ToolContext(PageContext):
     """The server's other tools by name, at most OTHER_TOOLS of them."""
     more_tools: int
     """How many more the server has than `other_tools` shows."""
+    other_tools_html: Markup = Field(exclude=True)
+    """The `<li>` items of `other_tools`, drawn once for all the server's tool pages (siblings)."""
     history: list[HistoryPoint]
     history_chart: dict[str, Any] | None
     """When set, drawn at build time as SVG above the history list (builder.chart_svg)."""
     provenance: Provenance
     notes: list[Note]
     badge: BadgeView
+
+    @property
+    def priced_actions(self) -> list[Action]:
+        """The actions with a gain, for the numbered checklist. A property, not a filter in the
+        template (`selectattr`), which cost several times more on every tool page."""
+        return [action for action in self.actions if action.gain is not None]
+
+    @property
+    def unpriced_actions(self) -> list[Action]:
+        return [action for action in self.actions if action.gain is None]
 
 
 def tier_meaning(tier: str) -> str:
@@ -149,12 +165,13 @@ def stale_view(server: Server, tool: ToolRecord) -> StaleView | None:
 
 
 def tool_context(
-    server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView, history_chart: dict[str, Any] | None
+    server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView, history_chart: dict[str, Any] | None,
+    siblings: OtherTools,
 ) -> ToolContext:
     capture = server.current
     score, stated = tool.checked.score, tool.checked.stated
     signals = score.context_signals.model_dump(by_alias=True)
-    others, more = other_tools(server, tool.name)
+    others, more = siblings.of(tool.name)
     return ToolContext(
         title=f"{tool.name} · {server.display_name}",
         description=(
@@ -200,6 +217,7 @@ def tool_context(
         definition_changes=changes(server, tool.name),
         other_tools=others,
         more_tools=more,
+        other_tools_html=siblings.items(tool.name, urls.tool_page(server.slug, tool.slug)),
         history=tool_history(server, tool.name),
         history_chart=history_chart,
         provenance=provenance(capture, server),
@@ -208,5 +226,7 @@ def tool_context(
     )
 
 
-def tool_page_context(server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView) -> ToolContext:
-    return tool_context(server, tool, problems, badge, publish.tool_history_chart(server, tool))
+def tool_page_context(
+    server: Server, tool: ToolRecord, problems: list[Problem], badge: BadgeView, siblings: OtherTools
+) -> ToolContext:
+    return tool_context(server, tool, problems, badge, publish.tool_history_chart(server, tool), siblings)

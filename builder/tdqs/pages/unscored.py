@@ -10,16 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from markupsafe import Markup
+from pydantic import ConfigDict, Field
+
 from builder import urls
 from builder.engine.search import SearchDoc, compact_name
 from builder.pages.page import Page, PageContext
+from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
-    OTHER_TOOLS,
     DefinitionView,
     SiblingTool,
     UnscoredToolRow,
     describe_definition,
-    other_tools,
     unscored_rows,
 )
 from builder.tdqs.reader import Definition, Server
@@ -27,6 +29,8 @@ from builder.tdqs.unscored import UnscoredServer
 
 
 class UnscoredToolContext(PageContext):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)  # other_tools_html stays Markup
+
     server_slug: str
     server_name: str
     name: str
@@ -35,6 +39,8 @@ class UnscoredToolContext(PageContext):
     definition: DefinitionView
     other_tools: list[SiblingTool]
     more_tools: int
+    other_tools_html: Markup = Field(exclude=True)
+    """The `<li>` items of `other_tools`, drawn once for all the server's tool pages (siblings)."""
 
 
 class UnscoredServerContext(PageContext):
@@ -65,25 +71,29 @@ class UnscoredSummary:
 
 def _tool_page(
     server_slug: str, server_name: str, name: str, slug: str, reason: str, definition: Definition,
-    others: tuple[list[SiblingTool], int], key: str,
+    siblings: OtherTools, key: str,
 ) -> Page:
+    path = urls.tool_page(server_slug, slug)
+
     def context() -> UnscoredToolContext:
+        others, more = siblings.of(name)
         return UnscoredToolContext(
             title=f"{name} · {server_name}: not scored yet",
             description=f"The tool {name} of {server_name} has no TDQS score yet.",
             server_slug=server_slug, server_name=server_name, name=name, slug=slug, reason=reason,
-            definition=describe_definition(definition.tool), other_tools=others[0], more_tools=others[1],
+            definition=describe_definition(definition.tool), other_tools=others, more_tools=more,
+            other_tools_html=siblings.items(name, path),
         )
-    return Page(urls.tool_page(server_slug, slug), "tdqs/tool_unscored.html", context, key=key)
+    return Page(path, "tdqs/tool_unscored.html", context, key=key)
 
 
-def unscored_tool_pages(server: Server) -> Iterator[Page]:
+def unscored_tool_pages(server: Server, siblings: OtherTools) -> Iterator[Page]:
     """The pages of a scored server's tools that have no score in its current capture."""
     rows = {row.name: row for row in unscored_rows(server)}
     for name, definition in server.unscored_tools.items():
         row = rows[name]
         yield _tool_page(server.slug, server.display_name, name, row.slug, row.reason, definition,
-                         other_tools(server, name), server.digest)
+                         siblings, server.digest)
 
 
 def _listed(server: UnscoredServer) -> str:
@@ -104,14 +114,10 @@ def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
         )
 
     yield Page(urls.server_page(server.slug), "tdqs/server_unscored.html", context, key=server.digest)
-    links = sorted(
-        (SiblingTool(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows),
-        key=lambda link: (link.name.lower(), link.name),
-    )
+    siblings = OtherTools(server.slug, [SiblingTool(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows])
     for row in rows:
-        others = [link for link in links if link.name != row.name]
         yield _tool_page(server.slug, server.display_name, row.name, row.slug, row.reason, server.tools[row.name],
-                         (others[:OTHER_TOOLS], max(0, len(others) - OTHER_TOOLS)), server.digest)
+                         siblings, server.digest)
 
 
 def unscored_summary(server: UnscoredServer) -> UnscoredSummary:

@@ -258,18 +258,3 @@ def unscored_rows(server: Server) -> list[UnscoredToolRow]:
         for name in server.unscored_tools
     ]
 
-
-OTHER_TOOLS = 50
-"""Links to other tools on a tool's page: enough to move around a server, bounded at registry scale."""
-
-
-def other_tools(server: Server, name: str) -> tuple[list[SiblingTool], int]:
-    links = [
-        SiblingTool(name=t.name, slug=t.slug, tier=t.checked.tier, tdqs=t.checked.tdqs)
-        for t in server.current.tools if t.name != name
-    ] + [
-        SiblingTool(name=n, slug=server.unscored_slugs[n], tier=None, tdqs=None)
-        for n in server.unscored_tools if n != name
-    ]
-    links.sort(key=lambda link: (link.name.lower(), link.name))
-    return links[:OTHER_TOOLS], max(0, len(links) - OTHER_TOOLS)
