@@ -101,9 +101,10 @@ class ProblemLog:
     def __init__(self) -> None:
         self._problems: list[Problem] = []
         self._files: dict[str, tuple[str, bool]] = {}
-        self._listed: list[InputFile] | None = None
-        """`files` as last computed: the build report and the problems page both ask, and a
-        registry has tens of thousands of files. Every change clears it."""
+        self._listed: list[tuple[str, str, FileStatus, int, int]] | None = None
+        """`files` as last computed, as tuples: the build report and the problems page both ask,
+        and a registry has tens of thousands of files (as models, held to the end of the build,
+        they were a tenth of its memory). Every change clears it."""
 
     def read(self, file: str, system: str, *, rejected: bool = False) -> None:
         """Record that `file` was read; `rejected` marks the whole file as unusable."""
@@ -158,9 +159,10 @@ class ProblemLog:
     def files(self) -> list[InputFile]:
         if self._listed is None:
             self._listed = self._list_files()
-        return list(self._listed)
+        return [InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
+                for file, system, status, errors, warnings in self._listed]
 
-    def _list_files(self) -> list[InputFile]:
+    def _list_files(self) -> list[tuple[str, str, FileStatus, int, int]]:
         counts: dict[str, list[int]] = {name: [0, 0] for name in self._files}
         for problem in self._problems:
             counts[problem.file][0 if problem.severity == "error" else 1] += 1
@@ -177,7 +179,7 @@ class ProblemLog:
                 status = "accepted-with-warnings"
             else:
                 status = "accepted"
-            result.append(InputFile(file=name, system=system, status=status, errors=errors, warnings=warnings))
+            result.append((name, system, status, errors, warnings))
         return result
 
     @property

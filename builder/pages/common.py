@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from builder import urls
 from builder.engine.problems import InputFile, Problem, ProblemLog
 from builder.pages.page import NavItem, Page, PageContext
@@ -15,17 +17,19 @@ class ProblemsContext(PageContext):
 
 
 def problems_page(log: ProblemLog) -> Page:
-    return Page(
-        urls.PROBLEMS,
-        "problems.html",
-        ProblemsContext(
-            title="Data problems",
-            description="Every input file read, whether it was accepted, and every problem found in it.",
-            files=log.files,
-            problems=log.problems,
-            errors=log.error_count,
-            warnings=len(log) - log.error_count,
-        ),
+    """Its context is made when the page is rendered: a registry's tens of thousands of files
+    are not held as models until then."""
+    return Page(urls.PROBLEMS, "problems.html", partial(_problems_context, log))
+
+
+def _problems_context(log: ProblemLog) -> ProblemsContext:
+    return ProblemsContext(
+        title="Data problems",
+        description="Every input file read, whether it was accepted, and every problem found in it.",
+        files=log.files,
+        problems=log.problems,
+        errors=log.error_count,
+        warnings=len(log) - log.error_count,
     )
 
 
