@@ -75,14 +75,13 @@ class Model:
 
 
 SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
-"""Called once the corpus is read, with what the search index needs: every system's search
-documents, the pages of systems without them, and the site-wide values. The build writes its
-search source there (a registry's documents are read from its spool, which loading removes);
-Pagefind itself starts once this phase has closed the store (`build`)."""
+"""Called once the corpus is loaded, with what the search index needs: every system's search
+documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
+there, so it runs while the statistics are computed."""
 OwnedStart = Callable[[Owners, dict[str, Any]], int]
 """Called once the site-wide values are known, with the workers holding `Owned` outputs: the build
-sets them rendering there, while this process computes the statistics; returns how many outputs
-the previous build lent."""
+sets them rendering there, while this process computes the statistics and Pagefind indexes;
+returns how many outputs the previous build lent."""
 
 
 def read_and_plan(
@@ -116,8 +115,8 @@ def _plan(
     start_search: SearchStart | None, start_owned: OwnedStart | None, started: float,
 ) -> Model:
     # Systems without search documents first: their pages go into the search index as they are.
-    # The search source is written and the reading workers are set rendering before the systems
-    # with search documents (a registry) are loaded into DuckDB, so that load runs beside them.
+    # Pagefind and the reading workers are set going before the systems with search documents (a
+    # registry) are loaded into DuckDB, so that load runs beside them.
     first = [(system, corpus) for system, corpus in present if system.search_docs is None]
     later = [(system, corpus) for system, corpus in present if system.search_docs is not None]
     _load_problems(con, log)
@@ -444,6 +443,7 @@ def _build(
         )
         if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
             site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
+        index.start()
 
     manifests: list[Manifest] = []
 
@@ -464,12 +464,8 @@ def _build(
         )
         timings = dict(model.timings)
         manifest = manifest_for(model.site)
-        # Pagefind runs while the site is rendered (by the workers that read a registry, too);
-        # "search" is the time spent waiting for it after that. It starts only now: beside DuckDB's
-        # statistics (which have a core of their own on two) it made the build's peak memory, the
-        # store's and a Pagefind shard's at once.
-        for index in search_index:
-            index.start()
+        # Pagefind runs while the statistics are computed and the site is rendered (by the workers
+        # that read a registry, too); "search" is the time spent waiting for it after that.
         timings.update(render_and_write(model, config, writer, progress, workers, manifest))
         model.close()  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds, where each member is, lives to the end too
