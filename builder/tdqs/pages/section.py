@@ -2,13 +2,14 @@
 planned — its own pages listed — where it was read.
 
 With more than one worker (a build's default on a machine with several cores: the number of
-workers is the build's only knob) the servers are read by forked
-workers (builder.engine.owners): each returns the summaries of the servers it read, its problems and the
-badges its pages use (what the build's process needs of a summary it takes in and drops: the rows and
-search document go to the spool, the index.json entry too), and later renders those servers' pages (`Owned` outputs) once the build
-knows the site-wide values. A worker does not hold the servers it read until then: that grew its
-memory with the corpus (gigabytes at registry scale). It reads each server's files again when it
-renders its pages (`_Outputs`), which costs about a tenth of rendering them. With one worker
+workers is the build's only knob) the servers are read by forked workers (builder.engine.owners):
+each returns the summaries of the servers it read, its problems and the badges its pages use, and
+later renders those servers' pages (`Owned` outputs) once the build knows the site-wide values. The
+build's process keeps no summary: it appends each server's rows, search document and index.json
+entry to its spool and gathers the few values needed before the store is loaded (`_take_summary`).
+A worker does not hold the servers it read until it renders them: that grew its memory with the
+corpus (gigabytes at registry scale). It reads each server's files again when it renders its pages
+(`_Outputs`), which costs about a tenth of rendering them. With one worker
 (`workers=1`, for debugging and for tests that render the outputs themselves) the servers are read
 the same way in the build's own process, which holds their pages as ordinary outputs. Either way
 the parent's corpus-wide outputs are made from the store and what was taken of the summaries, so
@@ -320,7 +321,7 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
             if isinstance(summary, UnscoredSummary):
                 section.unscored.append(summary)
             elif summary is not None:
-                _count(section, summary)
+                _take_summary(section, summary)
             if owner >= 0:
                 section.outputs.extend(
                     Owned(path, key, page, owner, position + offset) for offset, (path, key, page) in enumerate(planned)
@@ -330,7 +331,7 @@ def _take_in(section: TdqsSection, log: ProblemLog, results: Iterable[tuple[int,
     return keys
 
 
-def _count(section: TdqsSection, summary: ServerSummary) -> None:
+def _take_summary(section: TdqsSection, summary: ServerSummary) -> None:
     """Takes in what the build needs of a scored server's summary before the store is loaded; the
     summary itself is not kept (fifteen thousand of them were a tenth of the build's memory)."""
     section.server_count += 1
