@@ -145,6 +145,14 @@ def server_list_page(view: str, number: int) -> str:
     return f"servers-by/{view}/index.html" if number == 1 else f"servers-by/{view}/{number}/index.html"
 
 
+CATEGORIES = "categories/index.html"
+
+
+def category_page(category_slug: str, number: int = 1) -> str:
+    """Page `number` of a category's servers, best first (builder.tdqs.pages.categories)."""
+    return f"categories/{category_slug}/index.html" if number == 1 else f"categories/{category_slug}/{number}/index.html"
+
+
 def server_page(server_slug: str) -> str:
     return f"servers/{server_slug}/index.html"
 

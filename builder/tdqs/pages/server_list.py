@@ -31,6 +31,7 @@ from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.tdqs import queries
+from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.unscored import UnscoredSummary
@@ -93,6 +94,10 @@ class ServerListRow(BaseModel):
     server_id: str
     slug: str
     display_name: str
+    identity: str
+    """Whose server it is, shown under its name (builder.tdqs.identity)."""
+    find: str
+    """What else "Find a server" finds it by: its id, repository and owner."""
     page: str
     tier: str
     """Its overall tier, or NOT_PUBLISHED, or NOT_SCORED: what the tier filter goes by."""
@@ -152,6 +157,8 @@ class ScoredServer:
     slug: str
     display_name: str
     score_values: tuple[Any, ...]
+    repository_url: str | None = None
+    categories: tuple[str, ...] = ()
 
     @property
     def scores(self) -> CurrentScores:
@@ -194,22 +201,32 @@ class ListEntry:
         return self.server.tool_count
 
     @property
+    def categories(self) -> tuple[str, ...]:
+        return self.server.categories
+
+    @property
     def tier(self) -> str:
         server = self.server
         return NOT_SCORED if isinstance(server, UnscoredSummary) else server.tier
+
+    def _who(self) -> dict[str, str]:
+        s = self.server
+        who = identity(s.server_id, s.repository_url)
+        return {"identity": who.label, "find": who.terms(s.server_id, s.repository_url)}
 
     def row(self) -> ServerListRow:
         s = self.server
         if isinstance(s, UnscoredSummary):
             return ServerListRow(
-                server_id=s.slug, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
+                server_id=s.slug, slug=s.slug, display_name=s.display_name, **self._who(),
+                page=urls.server_page(s.slug),
                 tier=NOT_SCORED, reason=s.reason, when=s.captured_at, tool_count=s.tool_count, overall=None,
                 mean=None, cells=_unscored_cells(s.captured_at, s.tool_count),
             )
         scores = s.scores
         return ServerListRow(
-            server_id=s.server_id, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
-            tier=self.tier, reason=None, when=self.when, tool_count=scores.tool_count,
+            server_id=s.server_id, slug=s.slug, display_name=s.display_name, **self._who(),
+            page=urls.server_page(s.slug), tier=self.tier, reason=None, when=self.when, tool_count=scores.tool_count,
             overall=scores.overall_score, mean=scores.mean_tdqs,
             cells=_scored_cells(scores, self.when, self.smelly, self.flagged),
         )
@@ -222,7 +239,8 @@ def list_entries(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[Li
     entries = [
         ListEntry(
             ScoredServer(found["server_id"], found["slug"], found["display_name"],
-                         tuple(found[name] for name in SCORE_FIELDS)),
+                         tuple(found[name] for name in SCORE_FIELDS), found["repository_url"],
+                         tuple(found["categories"] or ())),
             found["generated_at"], found["smelly_tools"], found["flagged_tools"],
         )
         for found in queries.run(con, "server_list")
@@ -287,11 +305,12 @@ def _tier_order(tier: str) -> int:
 
 
 def _list_json(entries: list[ListEntry]) -> str:
-    """The whole list for the browser, in score order: per row its page, name, tier, reason and cells."""
+    """The whole list for the browser, in score order: per row its page, name, tier, reason, cells,
+    identity and what else "Find a server" finds it by (static/tables.js)."""
     body = {
         "columns": [column.heading for column in COLUMNS],
         "rows": [
-            [r.page, r.display_name, r.tier, r.reason, [c.compact() for c in r.cells]]
+            [r.page, r.display_name, r.tier, r.reason, [c.compact() for c in r.cells], r.identity, r.find]
             for r in (entry.row() for entry in entries)
         ],
     }

@@ -12,8 +12,9 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
-from builder import numbers
+from builder import numbers, urls
 from builder.engine.problems import Problem
+from builder.tdqs.categories import category_slug
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.definitions import as_json, schema_text
 from builder.tdqs.reader import Capture, Server, ToolRecord
@@ -22,6 +23,23 @@ from builder.tdqs.registry_index import current_scores
 
 class View(BaseModel):
     model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+
+
+class CategoryLink(View):
+    """A category a server names, linking to the page ranking that category's servers."""
+
+    name: str
+    path: str
+
+
+def category_links(names: list[str] | None) -> list[CategoryLink]:
+    return [CategoryLink(name=name, path=urls.category_page(category_slug(name))) for name in names or []]
+
+
+def titled(display_name: str, who: str) -> str:
+    """A server page's title, for the browser's tab and link previews: `Bugline MCP (jdoe/bugline)`,
+    so that same-named servers are told apart wherever their pages are shared."""
+    return f"{display_name} ({who})"
 
 
 class Provenance(View):
