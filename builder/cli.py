@@ -173,7 +173,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise UserError("--servers must be at least 1 and --tools at least --servers (every server has a tool)")
     progress = Progress()
     try:
-        generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed,
+        extra = {} if getattr(args, "fork_share", None) is None else {"fork_share": args.fork_share}
+        generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed, **extra,
                       progress=lambda done, total: progress("score", done, total))
     except ValueError as error:
         raise UserError(str(error)) from error
@@ -269,6 +270,8 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--servers", type=int, default=30)
     demo.add_argument("--tools", type=int, default=300)
     demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--fork-share", type=float, default=None, metavar="SHARE",
+                      help="share of servers that are forks of an earlier one, with its name (default: 0.05)")
     demo.set_defaults(run=cmd_demo)
 
     new = commands.add_parser("new", help="make a repository ready to publish a scorecards site from")
