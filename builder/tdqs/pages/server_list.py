@@ -205,6 +205,15 @@ class ListEntry:
         return self.server.categories
 
     @property
+    def overall(self) -> float | None:
+        """The published overall score (None below 80% coverage or not scored)."""
+        server = self.server
+        if isinstance(server, UnscoredSummary) or server.tier == NOT_PUBLISHED:
+            return None
+        value = server.score_values[_AT["overall_score"]]
+        return None if value is None else float(value)
+
+    @property
     def tier(self) -> str:
         server = self.server
         return NOT_SCORED if isinstance(server, UnscoredSummary) else server.tier
@@ -300,7 +309,8 @@ class ServersContext(PageContext):
     csv_path: str
 
 
-def _tier_order(tier: str) -> int:
+def tier_order(tier: str) -> int:
+    """A tier's place in a ranking: A … F, then not published, then not scored."""
     return TIERS.index(tier) if tier in TIERS else len(TIERS) + (tier == NOT_SCORED)
 
 
@@ -321,10 +331,12 @@ def _page_context(entries: list[ListEntry], **fields: Any) -> ServersContext:
     return ServersContext(rows=[entry.row() for entry in entries], **fields)
 
 
-def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Iterator[Page | DataFile]:
-    rows = list_entries(con, corpus)
+def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection,
+                        entries: list[ListEntry] | None = None) -> Iterator[Page | DataFile]:
+    """`entries`: `list_entries(con, corpus)`, when the caller has them already."""
+    rows = entries if entries is not None else list_entries(con, corpus)
     counts = Counter(row.tier for row in rows)
-    tiers = sorted(counts, key=_tier_order)
+    tiers = sorted(counts, key=tier_order)
     views: dict[str, tuple[str, list[ListEntry]]] = {
         key: (label, sort(rows)) for key, (label, sort) in ORDERS.items()
     }
