@@ -17,6 +17,7 @@ from builder import urls
 from builder.engine.search import SearchDoc, compact_name
 from builder.pages.page import Page, PageContext
 from builder.tdqs.identity import identity
+from builder.tdqs.pages.search_fields import server_fields, tool_grades
 from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
     CategoryLink,
@@ -149,6 +150,8 @@ def unscored_search_doc(server: UnscoredServer) -> SearchDoc:
             "compact": compact_name(server.display_name),
             "about": server.meta.description,
             "tier_text": "not scored yet",
+            **server_fields(server.server_id, server.meta, "not scored yet", "0"),
+            "tool_grades": tool_grades([(server.tool_slugs[name], "not scored yet") for name in server.tools]),
             "tools": [
                 {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
                  "tier_text": "not scored yet", "description": definition.tool.description}
