@@ -18,7 +18,7 @@ from builder.dates import day_words
 from builder.engine.search import SEARCH_PAGE
 from builder.pages.page import Page, PageContext
 from builder.tdqs import queries
-from builder.tdqs.pages.categories import Category, CategorySummary, summaries
+from builder.tdqs.pages.categories import Category, CategorySummary, rank_key, summaries
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.server_list import TIERS as GRADED
 from builder.tdqs.pages.server_list import ListEntry, ServerListRow
@@ -65,7 +65,7 @@ class StatRow(View):
 class HomeContext(PageContext):
     search_path: str
     best: list[ServerListRow]
-    """The best graded servers of the registry (BEST_SHOWN)."""
+    """The best graded servers of the registry (BEST_SHOWN), ranked as a category's are."""
     categories: list[CategorySummary]
     """The categories with the most servers, each with its best servers."""
     category_count: int
@@ -125,7 +125,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
             "with the statistics of the whole corpus."
         ),
         search_path=SEARCH_PAGE,
-        best=[entry.row() for entry in entries if entry.tier in GRADED][:BEST_SHOWN],
+        best=[entry.row() for entry in sorted((e for e in entries if e.tier in GRADED), key=rank_key)[:BEST_SHOWN]],
         categories=summaries(categories[:CATEGORIES_SHOWN]),
         category_count=len(categories),
         recent=recent_changes(corpus, entries),
