@@ -46,19 +46,21 @@
     return a === q ? 0 : a.indexOf(q) === 0 ? 1 : a.indexOf(q) !== -1 ? 2 : 3;
   }
 
-  // The compact forms indexed beside names (`getplaylist`) are for finding, not reading: an
-  // excerpt leaves out each word that is one of them.
+  // The compact forms indexed beside names (`getplaylist` for `get_playlist`, `listtables` for
+  // `listTables`) are for finding, not reading: an excerpt leaves out each word that is exactly one
+  // of them and not a name as written.
   function cleaned(excerpt, names) {
-    var junk = {};
+    var junk = {}, written = {};
     names.forEach(function (name) {
       (name || "").split(" ").concat([name || ""]).forEach(function (part) {
         var c = compact(part);
-        if (c && c !== normal(part)) { junk[c] = true; }
+        written[part] = true;
+        if (c && c !== part) { junk[c] = true; }
       });
     });
     return plain(excerpt).split(/\s+/).filter(function (word) {
       var bare = word.replace(/^[^\w]+|[^\w]+$/g, "");
-      return !(junk[bare.toLowerCase()] && !/[\-_./]/.test(bare));
+      return !(junk[bare] && !written[bare]);
     }).join(" ").trim();
   }
 

@@ -29,7 +29,8 @@ def server_fields(server_id: str, meta: ServerMeta, grade: str, sort: str) -> di
         "repository_url": meta.repository_url,
         "owner": who.owner,
         "terms": terms,
-        "compact_terms": " ".join(dict.fromkeys(compact_name(name) for name in names if name)),
+        # Only the compact forms that differ from the name (`jdoe-x` → `jdoex`; `jdoe` is indexed as it is).
+        "compact_terms": " ".join(dict.fromkeys(compact_name(n) for n in names if n and compact_name(n) != n.lower())),
         "grade": grade,
         "sort": sort,
         # One spelling per category, as a server lists it (its own, not the corpus's choice).
