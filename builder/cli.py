@@ -212,7 +212,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             raise UserError(f"file not found: {path}")
     try:
         lines = add_files(data, [Path(path) for path in args.files], tools=Path(args.tools) if args.tools else None,
-                          server=args.server, schema=args.schema, shown=args.data)
+                          server=args.server, schema=args.schema, shown=args.data, categories=args.category or ())
     except AddError as error:
         raise UserError(f"{error}; nothing was written") from error
     for line in lines:
@@ -285,6 +285,8 @@ def parser() -> argparse.ArgumentParser:
                      help="a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report or CLEO GRADES.jsonl")
     add.add_argument("--tools", default=None, metavar="TOOLS.json", help="the tools/list the ScoreReport scored")
     add.add_argument("--server", default=None, metavar="ID", help="the server id, when not the report's server name")
+    add.add_argument("--category", action="append", default=None, metavar="NAME",
+                     help="a category of the ScoreReport's server, added to its server.json (repeatable)")
     add.add_argument("--schema", default=None, metavar="NAME",
                      help="the schema folder of a FlowMCP single-test entry, when the tree does not tell")
     add.set_defaults(run=cmd_add)
