@@ -25,7 +25,7 @@ class Identity:
     def terms(self, server_id: str, repository_url: str | None) -> str:
         """Everything a person may search the server by besides its name: its id, its repository
         (as `owner/name` and as its URL) and the repository's owner, space separated."""
-        parts = [server_id, self.label]
+        parts = [server_id]
         if self.repository:
             parts += [self.repository, self.owner or ""]
         if repository_url:

@@ -97,7 +97,8 @@ class ServerListRow(BaseModel):
     identity: str
     """Whose server it is, shown under its name (builder.tdqs.identity)."""
     find: str
-    """What else "Find a server" finds it by: its id, repository and owner."""
+    """What else "Find a server" finds it by, besides its name and identity (which shows its id,
+    repository and owner, builder.tdqs.identity): its repository's URL, as a maintainer pastes it."""
     page: str
     tier: str
     """Its overall tier, or NOT_PUBLISHED, or NOT_SCORED: what the tier filter goes by."""
@@ -221,7 +222,7 @@ class ListEntry:
     def _who(self) -> dict[str, str]:
         s = self.server
         who = identity(s.server_id, s.repository_url)
-        return {"identity": who.label, "find": who.terms(s.server_id, s.repository_url)}
+        return {"identity": who.label, "find": s.repository_url or ""}
 
     def row(self) -> ServerListRow:
         s = self.server
