@@ -1,8 +1,8 @@
 // Search through Pagefind's own JavaScript API. Results are built with textContent only:
 // titles and excerpts come from third-party text and are never inserted as HTML.
 //
-// Server hits come first, then tool hits, then other pages, each with its grade and whose server
-// it is (the metadata of templates/search/tdqs_server.html). "Best grade first" asks Pagefind to
+// Server hits come first, then tool hits, then other pages (a group holding a hit named exactly
+// by the query first), each with its grade and whose server it is (the metadata of templates/search/tdqs_server.html). "Best grade first" asks Pagefind to
 // sort graded servers by their overall score; a category narrows the search to its servers.
 (function () {
   "use strict";
@@ -40,10 +40,12 @@
   // As builder/engine/search.py compact_name: `get_playlist` → `getplaylist`.
   function compact(text) { return normal(text).replace(/ /g, ""); }
   // 0: the name is the query; 1: it starts with it; 2: it contains it; 3: Pagefind's match alone.
+  // Compared as words and compact (`getPlaylist` is `get-playlist`).
   function nameRank(name, query) {
-    var a = normal(name), q = normal(query);
+    var a = normal(name), q = normal(query), ca = compact(name), cq = compact(query);
     if (!q) { return 3; }
-    return a === q ? 0 : a.indexOf(q) === 0 ? 1 : a.indexOf(q) !== -1 ? 2 : 3;
+    return a === q || ca === cq ? 0 : a.indexOf(q) === 0 || ca.indexOf(cq) === 0 ? 1
+      : a.indexOf(q) !== -1 || ca.indexOf(cq) !== -1 ? 2 : 3;
   }
 
   // The compact forms indexed beside names (`getplaylist` for `get_playlist`, `listtables` for
@@ -137,7 +139,10 @@
                      who: "of " + name + (meta.identity ? " · " + meta.identity : ""), excerpt: cleaned(sub.excerpt, names),
                      rank: nameRank(sub.title, query), order: order, index: index, server: data.url, serverName: name });
       });
-      var rank = Math.min(nameRank(name, query), nameRank(meta.id, query), nameRank(meta.identity, query));
+      // A page is also named by its address's last part (a session's or namespace's id).
+      var last = decodeURIComponent((data.url || "").replace(/\/$/, "").split("/").pop() || "");
+      var rank = Math.min(nameRank(name, query), nameRank(meta.id, query), nameRank(meta.identity, query),
+                          isServer ? 3 : nameRank(last, query));
       (isServer ? servers : others).push({ url: data.url, name: name || data.url, grade: meta.grade || "", who: meta.identity || "",
                                            excerpt: cleaned(data.excerpt, names), rank: rank, order: order });
     });
@@ -146,12 +151,16 @@
     servers.sort(byGrade ? grade : relevance);
     tools.sort(byGrade ? grade : relevance);
     others.sort(relevance);
-    if (servers.length) {
-      var serverList = section(list, "Servers", servers.length);
-      servers.forEach(function (hit) { serverList.appendChild(entry(hit)); });
-    }
-    if (tools.length) {
-      var toolList = section(list, "Tools", tools.length);
+    // Servers, then tools, then other pages; a group whose best hit is named exactly by the query
+    // (`get_playlist`, a session's id) comes first.
+    var groups = [["Servers", servers, showServers], ["Tools", tools, showTools], ["Other pages", others, showOthers]];
+    var exact = function (group) { return group[1].some(function (hit) { return hit.rank === 0; }) ? 0 : 1; };
+    groups.map(function (group, position) { return [exact(group), position, group]; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+      .forEach(function (entry) { if (entry[2][1].length) { entry[2][2](section(list, entry[2][0], entry[2][1].length)); } });
+    function showServers(items) { servers.forEach(function (hit) { items.appendChild(entry(hit)); }); }
+    function showOthers(items) { others.forEach(function (hit) { items.appendChild(entry(hit)); }); }
+    function showTools(toolList) {
       var shown = {}, rest = {}, restOrder = [];
       tools.forEach(function (hit) {
         var count = shown[hit.server] || 0;
@@ -177,16 +186,9 @@
         toolList.appendChild(item);
       });
     }
-    if (others.length) {
-      var otherList = section(list, "Other pages", others.length);
-      others.forEach(function (hit) { otherList.appendChild(entry(hit)); });
-    }
-    var parts = [];
-    if (servers.length) { parts.push(servers.length + (servers.length === 1 ? " server" : " servers")); }
-    if (tools.length) { parts.push(tools.length + (tools.length === 1 ? " tool" : " tools")); }
-    if (others.length) { parts.push(others.length + (others.length === 1 ? " other page" : " other pages")); }
-    status.textContent = parts.length ? parts.join(", ") + " for “" + query + "”" + (byGrade ? ", best grade first" : "")
-      : "No results for “" + query + "”";
+    var count = servers.length + tools.length + others.length;
+    status.textContent = count ? count + (count === 1 ? " result" : " results") + " for “" + query + "”" +
+      (byGrade ? ", best grade first" : "") : "No results for “" + query + "”";
   }
 
   // Loaded once, however many searches start meanwhile: a shard merged twice would give every hit twice.
