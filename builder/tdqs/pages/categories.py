@@ -58,6 +58,8 @@ def categories_of(entries: list[ListEntry]) -> list[Category]:
 
 
 class CategorySummary(BaseModel):
+    """A category as the home page and the categories page show it: its best few servers."""
+
     model_config = ConfigDict(frozen=True)
 
     name: str

@@ -84,15 +84,16 @@ class HomeContext(PageContext):
 
 
 def recent_changes(corpus: TdqsSection, entries: list[ListEntry]) -> list[RecentChange]:
+    """The newest few changes of the changes page, each in a line, with whose server it is."""
     who = {entry.slug: entry for entry in entries}
     found = []
     for change in corpus.changes.items[:CHANGES_SHOWN]:
         entry = who.get(change.server_slug)
         moved = len(change.tools)
-        parts = []
-        if change.overall_delta is not None and change.overall_delta != 0:
-            parts.append(f"overall {numbers.fixed(change.overall_before)} → {numbers.fixed(change.overall_after)}")
-        parts += change.changes if not parts else []
+        if change.overall_delta:  # the overall score moved (and is published before and after)
+            parts = [f"overall {numbers.fixed(change.overall_before)} → {numbers.fixed(change.overall_after)}"]
+        else:
+            parts = list(change.changes)  # the overall tier's line, if it moved
         if moved:
             parts.append(f"{moved} tool{'s' if moved != 1 else ''} changed")
         found.append(RecentChange(

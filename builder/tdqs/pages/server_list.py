@@ -112,6 +112,10 @@ class ServerListRow(BaseModel):
     cells: list[Cell]
     """The cells after the server's name, one per column of COLUMNS[1:]."""
 
+    def cell(self, heading: str) -> Cell:
+        """The cell under the column `heading` (`Overall`): for pages that show a few of them."""
+        return self.cells[[column.heading for column in COLUMNS[1:]].index(heading)]
+
 
 def _scored_cells(scores: CurrentScores, when: str, smelly: int, flagged: int) -> list[Cell]:
     published = scores.coverage_ok
