@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from builder.annotations import annotations
 from builder.config import SiteConfig
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
@@ -123,6 +124,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log
+    for line in annotations(log.problems, data):  # on GitHub Actions only
+        print(line)
     warnings = len(log) - log.error_count
     print(
         f"built {result.files_written} files into {args.output} "
@@ -142,6 +145,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in model.log.problems:
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
+    for line in annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
+        print(line)
     files = model.log.files
     print(f"{len(files)} files read, {model.log.error_count} errors, {len(model.log) - model.log.error_count} warnings")
     return 1 if model.log.error_count or (settings.strict and len(model.log)) else 0
