@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
@@ -25,8 +25,6 @@ class Page:
     context: PageContext | Callable[[], PageContext]
     """The context, or a function that builds it when the page is rendered: a registry has a
     quarter of a million pages, and holding every context at once would cost gigabytes."""
-    links: tuple[str, ...] = field(default=())
-    """Output paths this page links to, checked to exist before anything is written."""
     key: str | None = None
     """Content hash of what the page is made from, for incremental rebuilds (builder.engine.incremental);
     None for pages that depend on the whole corpus and are always rendered."""
