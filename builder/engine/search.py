@@ -47,8 +47,6 @@ from typing import Any
 
 from builder.urls import check_output_path
 
-SEARCH_PAGE = "search/index.html"
-
 SHARD_DOCS = 2000
 """The most documents one Pagefind run indexes (see the module's docstring): about 340 MiB of
 Pagefind's memory, measured in docs/performance.md ("Pagefind in shards")."""
