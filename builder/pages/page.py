@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
 
 
 class PageContext(BaseModel):
@@ -16,6 +17,16 @@ class PageContext(BaseModel):
     title: str
     description: str = ""
     """One sentence for search results and link previews."""
+
+
+CAMEL_VIEW = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+"""A view that is data read by a template and published as API JSON in camelCase."""
+
+
+class CamelView(BaseModel):
+    """Base of the views whose JSON the API publishes: camelCase keys, snake_case attributes."""
+
+    model_config = CAMEL_VIEW
 
 
 @dataclass(frozen=True)
