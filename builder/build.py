@@ -253,6 +253,8 @@ def render_and_write(
     links = LinkLog(config.base_path)
     if model.owners is not None:
         # The workers are rendering their own outputs; the few corpus-wide ones are done here.
+        if not isinstance(writer, SiteWriter):
+            raise TypeError("outputs held by workers are written into a site's staging folder, not in memory")
         started = time.perf_counter()
         timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, links=links)
         _collect_owned(model.owners, writer, timings, links)

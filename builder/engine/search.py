@@ -290,7 +290,7 @@ class _Service:
         assert self._process.stdout is not None
         pending = b""
         while not self._done.is_set():
-            chunk = self._process.stdout.read1(1 << 16)
+            chunk = self._process.stdout.read1(1 << 16)  # type: ignore[attr-defined]  # a BufferedReader
             if not chunk:
                 break
             pending += chunk

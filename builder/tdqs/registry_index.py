@@ -133,15 +133,15 @@ def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, s
     """Position in the stored index → the entry the captures give, where the two differ."""
     unlisted: set[str] = set()
     for server_id, want in expected_entries:
-        position = first.get(server_id)
-        if position is None:
+        found = first.get(server_id)
+        if found is None:
             unlisted.add(server_id)
             continue
-        matched.add(position)
-        if index.servers[position].model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
-            differing.pop(position, None)
+        matched.add(found)
+        if index.servers[found].model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
+            differing.pop(found, None)
         else:
-            differing[position] = want
+            differing[found] = want
     for position, entry in enumerate(index.servers):
         here = json_path(["servers", position])
         if position not in matched or first[entry.id] != position:
