@@ -154,22 +154,22 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.reader import read_servers
     from builder.tdqs.registry_index import write_index
 
     data = _data_dir(args.data)
     log = ProblemLog()
-    corpus = read_tdqs(data, log)
-    if corpus is None:
+    servers = read_servers(data, log)
+    if servers is None:
         raise UserError(f"no TDQS captures under {data / 'servers'}")
-    path = write_index(data, corpus)
-    print(f"wrote {path} ({len(corpus.servers)} servers); {log.error_count} input errors")
+    path, count = write_index(data, servers)
+    print(f"wrote {path} ({count} servers); {log.error_count} input errors")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.reader import read_servers
     from builder.tdqs.registry_index import write_index
     from scorecards_demo.generate import generate_demo
 
@@ -182,9 +182,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       progress=lambda done, total: progress("score", done, total))
     except ValueError as error:
         raise UserError(str(error)) from error
-    corpus = read_tdqs(out, ProblemLog())
-    if corpus is not None:
-        write_index(out, corpus)
+    servers = read_servers(out, ProblemLog())
+    if servers is not None:
+        write_index(out, servers)
     print(f"wrote a demo corpus of {args.servers} servers and {args.tools} tools into {out} (stand-in scores)")
     return 0
 
