@@ -174,15 +174,16 @@ def server_advice(capture: Capture) -> ServerAdvice:
     candidates: list[Step] = [
         *(reach.milestones if reach else ()), *(p for p in found if p.after is not None), *coherence_steps(capture),
     ]
+    added = [gains(step, rolled) for step in candidates]
     ranked = sorted(
-        enumerate(candidates),
-        key=lambda item: (tuple(-gain for gain in gains(item[1], rolled)), _KIND_ORDER[type(item[1])], item[0]),
+        range(len(candidates)),
+        key=lambda i: (tuple(-gain for gain in added[i]), _KIND_ORDER[type(candidates[i])], i),
     )
     # The published number a step must raise: the overall score, or, below the coverage rule, coherence.
     counted = 0 if capture.server.coverage_ok else 2
     return ServerAdvice(
-        steps=tuple(step for _, step in ranked if gains(step, rolled)[counted] > 0),
-        no_effect=tuple(step for _, step in ranked if gains(step, rolled)[counted] <= 0),
+        steps=tuple(candidates[i] for i in ranked if added[i][counted] > 0),
+        no_effect=tuple(candidates[i] for i in ranked if added[i][counted] <= 0),
         unprojected=tuple(p for p in found if p.after is None),
         reach=reach,
         pulling_down=tuple(pulling),

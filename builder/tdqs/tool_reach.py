@@ -78,27 +78,39 @@ class ToolReach:
     """One per tier above the current one that `best` reaches, the lowest tier first."""
 
 
-def _fewest(capture: Capture, order: Sequence[ToolRecord], level: float, tier: str) -> tuple[int, ServerScore] | None:
-    """The fewest of `order` (worst first) raised to `level` that reach `tier`, and the result."""
-    below = [tool for tool in order if tool.checked.tdqs < level]
+class _Ladder:
+    """The worst tools below `level`, raised to it a prefix at a time; each projection made once,
+    as every tier's search walks the same ladder."""
 
-    def after(n: int) -> ServerScore:
-        fixed = {tool.name for tool in below[:n]}
-        return project(capture, [level if tool.name in fixed else tool.checked.tdqs for tool in capture.tools])
+    def __init__(self, capture: Capture, order: Sequence[ToolRecord], level: float) -> None:
+        self.capture, self.level = capture, level
+        self.below = [tool for tool in order if tool.checked.tdqs < level]
+        self._after: dict[int, ServerScore] = {}
 
-    def reaches(n: int) -> bool:
-        return rank(after(n).overall_tier) <= rank(tier)
+    def after(self, n: int) -> ServerScore:
+        if n not in self._after:
+            fixed = {tool.name for tool in self.below[:n]}
+            self._after[n] = project(self.capture, [
+                self.level if tool.name in fixed else tool.checked.tdqs for tool in self.capture.tools
+            ])
+        return self._after[n]
 
-    if not below or not reaches(len(below)):
-        return None
-    low, high = 1, len(below)
-    while low < high:
-        middle = (low + high) // 2
-        if reaches(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return low, after(low)
+    def fewest(self, tier: str) -> tuple[int, ServerScore] | None:
+        """The fewest of the worst tools that reach `tier`, and the result; None if all cannot."""
+
+        def reaches(n: int) -> bool:
+            return rank(self.after(n).overall_tier) <= rank(tier)
+
+        if not self.below or not reaches(len(self.below)):
+            return None
+        low, high = 1, len(self.below)
+        while low < high:
+            middle = (low + high) // 2
+            if reaches(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low, self.after(low)
 
 
 def tool_reach(capture: Capture) -> ToolReach | None:
@@ -108,12 +120,13 @@ def tool_reach(capture: Capture) -> ToolReach | None:
     before = capture.server.rollup
     best = project(capture, [BEST] * len(capture.tools))
     order = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    at_tier_a, at_top = _Ladder(capture, order, TIER_A), _Ladder(capture, order, BEST)
     milestones: list[Milestone] = []
     for index in range(rank(best.overall_tier), rank(before.overall_tier)):
         tier = TIERS[index].tier
-        at_best = _fewest(capture, order, BEST, tier)
+        at_best = at_top.fewest(tier)
         assert at_best is not None  # the best case reaches every tier from its own down
-        found = _fewest(capture, order, TIER_A, tier)
+        found = at_tier_a.fewest(tier)
         level, (count, after) = (TIER_A, found) if found is not None else (BEST, at_best)
         if milestones and milestones[-1].after.overall_tier == after.overall_tier and len(milestones[-1].tools) == count:
             continue  # the same tools lift the server into the better tier already listed
