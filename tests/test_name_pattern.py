@@ -14,8 +14,10 @@ from builder.tdqs.name_pattern import name_pattern, style, verb_position
 
 def test_styles_and_verb_positions_of_single_names() -> None:
     assert [style(n) for n in ("list_issues", "listIssues", "ListIssues", "list-issues", "issues.list",
-                               "LIST_ISSUES", "list_Issues", "list-issues_v2", "search")] == [
-        "snake_case", "camelCase", "PascalCase", "kebab-case", "dot.separated", "UPPER_SNAKE", "mixed", "mixed", None]
+                               "LIST_ISSUES", "list_Issues", "list-issues_v2", "search", "pull_requests.list",
+                               "Issues.list")] == [
+        "snake_case", "camelCase", "PascalCase", "kebab-case", "dot.separated", "UPPER_SNAKE", "mixed", "mixed", None,
+        "dot.separated", "mixed"]
     assert [verb_position(n) for n in ("create_issue", "issueCreate", "issue.create", "get_report", "search",
                                        "repo_stats", "create_get")] == ["first", "last", "last", "first", None,
                                                                         None, None]

@@ -322,3 +322,37 @@ def test_steps_gain_biggest_first_and_nothing_claims_a_gain_it_lacks(corpus) -> 
                 gains.append(number(found[2]) - number(found[1]))
         assert all(gain > 0 for gain in gains), slug
         assert gains == sorted(gains, reverse=True), (slug, gains)
+
+
+STYLE_BY_HAND = {
+    "snake_case": re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+"),
+    "kebab-case": re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+"),
+    "camelCase": re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"),
+    "PascalCase": re.compile(r"(?:[A-Z][a-z0-9]*)+"),
+    "dot.separated": re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+"),
+}
+
+
+def test_naming_advice_names_real_tools_that_differ_from_the_pattern_it_states(corpus) -> None:
+    checked = 0
+    for slug, data, advice in corpus:
+        names = {t["name"] for t in data["tools"]}
+        for _, kind, text in advice.items:
+            if kind != "coherence" or not text.startswith("Naming Consistency"):
+                continue
+            stated = re.search(r"Most names are (\S+) \((\d+) of (\d+)\)", text)
+            listed = re.search(r"these break the pattern: (.*?)(?: and (\d+) more)? ?\. The rubric", text)
+            assert stated and listed, (slug, text)
+            majority = stated[1]
+            offenders = re.findall(r"(\S+) \(([^)]*)\)", listed[1])
+            assert 0 < len(offenders) <= 12 and int(stated[2]) <= int(stated[3]) <= len(names), (slug, text)
+            for name, why in offenders:
+                assert name in names, (slug, name)
+                style = why.split(", ")[0]
+                if style in STYLE_BY_HAND:  # a style named as the offence: the name has it, not the majority's
+                    assert STYLE_BY_HAND[style].fullmatch(name), (slug, name, why)
+                    assert not STYLE_BY_HAND[majority].fullmatch(name), (slug, name, majority)
+                if why.endswith("verb last"):
+                    assert "put the verb first" in text, (slug, text)
+            checked += 1
+    assert checked >= 2

@@ -5,8 +5,8 @@ The rubric's Naming Consistency asks for one convention, whichever it is ("All c
 mixing conventions is not") and a consistent verb_noun pattern. So nothing here says which
 convention is right: the pattern is what most of the server's own names do, on two readings:
 
-- the case and separator style (snake_case, camelCase, PascalCase, kebab-case, dot.separated,
-  UPPER_SNAKE, or mixed). A single lowercase word fits snake_case, kebab-case and camelCase alike,
+- the case and separator style (snake_case, camelCase, PascalCase, kebab-case, dot.separated (whose
+  parts may be snake_case), UPPER_SNAKE, or mixed). A single lowercase word fits snake_case, kebab-case and camelCase alike,
   so it is never an offender;
 - where the verb sits: first (`create_issue`) or last (`issue_create`). A name's verb is a word from
   `VERBS`, the verbs tool names use; a name whose verb is at neither end (or that has none) is not
@@ -48,6 +48,8 @@ _LOWER_WORD = re.compile(r"[a-z][a-z0-9]*")
 def style(name: str) -> str | None:
     """The case and separator style of one name; None for a single lowercase word."""
     separators = {mark for mark in "._-" if mark in name}
+    if separators == {".", "_"} and name == name.lower():
+        return "dot.separated"  # a namespace and a snake_case name: `internal_note.add`
     if len(separators) > 1:
         return "mixed"
     if not separators:
