@@ -4,6 +4,7 @@ with `fractions` and the specification's weights and half-up rounding, never wit
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,8 @@ from tdqs import ToolDefinition, compute_input_hash
 from builder.tdqs.checklist import tool_actions
 from builder.tdqs.reader import Capture, Definition, ToolRecord
 from builder.tdqs.recompute import check_server, check_tool
-from builder.tdqs.server_advice import fix_worst, server_advice
+from builder.tdqs.server_advice import server_advice
+from builder.tdqs.tool_reach import tool_reach
 
 WEIGHTS = (25, 20, 20, 15, 10, 10)
 """Purpose, usage, transparency, parameters, conciseness, completeness, as the specification weighs them."""
@@ -127,37 +129,50 @@ def _pattern_tools() -> list[tuple[dict[str, Any], dict[str, int], tuple[str, ..
     ]
 
 
-def test_the_fewest_worst_tools_that_reach_the_next_tier() -> None:
+def fewest_by_brute_force(values: list[Fraction], coherence: tuple[int, ...], level: Fraction,
+                          letter: str) -> int | None:
+    """The fewest tools raised to `level` that put the overall score in tier `letter` or better,
+    trying every set of tools."""
+    for size in range(1, len(values) + 1):
+        for chosen in combinations(range(len(values)), size):
+            raised = [max(level, v) if i in chosen else v for i, v in enumerate(values)]
+            if tier(server_by_hand(raised, coherence)[1]) <= letter:  # "A" < "B" < …: as good or better
+                return size
+    return None
+
+
+def test_the_fewest_tools_for_each_reachable_tier_match_a_search_of_every_set() -> None:
     tools = _pattern_tools()
     coherence = (4, 4, 4, 4)
     capture = capture_of(tools, coherence)
     values = [tdqs_by_hand(*d.values()) for _, d, _ in tools]
-    now_quality, now_overall = server_by_hand(values, coherence)
-    worst_first = sorted(range(len(tools)), key=lambda i: (values[i], tools[i][0]["name"]))
-    # By brute force: raise the n worst to 3.5 until the overall tier improves.
-    expected = None
-    for n in range(1, len(tools) + 1):
-        raised = [Fraction(35, 10) if i in worst_first[:n] and values[i] < Fraction(35, 10) else v
-                  for i, v in enumerate(values)]
+    now = tier(server_by_hand(values, coherence)[1])
+    best = server_by_hand([Fraction(5)] * len(values), coherence)[1]
+    reach = tool_reach(capture)
+    assert reach is not None and reach.best.overall_score == float(best)
+    tiers = [letter for letter in "ABCD" if tier(best) <= letter < now]
+    assert [m.tier for m in reach.milestones] == tiers[::-1] and tiers  # the lowest tier first
+    for milestone in reach.milestones:
+        at_a = fewest_by_brute_force(values, coherence, Fraction(35, 10), milestone.tier)
+        at_best = fewest_by_brute_force(values, coherence, Fraction(5), milestone.tier)
+        assert at_best is not None
+        expected = (Fraction(35, 10), at_a) if at_a is not None else (Fraction(5), at_best)
+        assert (Fraction(milestone.level).limit_denominator(10), len(milestone.tools)) == expected
+        assert milestone.fewer_at_best == (at_best if at_best < expected[1] else None)
+        raised = [max(expected[0], v) if t.name in {m.name for m in milestone.tools} else v
+                  for (defn, _, _), v, t in zip(tools, values, capture.tools, strict=True)]
         quality, overall = server_by_hand(raised, coherence)
-        if tier(overall) < tier(now_overall):  # "A" < "B" < …: a better tier
-            expected = (n, quality, overall)
-            break
-    assert expected is not None and expected[0] == 2  # one tool is not enough: the min stays at 1.0
-    result = fix_worst(capture)
-    assert result is not None and result.reaches
-    assert [t.name for t in result.tools] == [tools[i][0]["name"] for i in worst_first[:2]] == ["bad_a", "bad_b"]
-    assert result.before.overall_score == float(now_overall) and result.before.overall_tier == tier(now_overall)
-    assert result.after.description_quality_score == float(expected[1])
-    assert (result.after.overall_score, result.after.overall_tier) == (float(expected[2]), tier(expected[2]))
-    assert now_quality != expected[1]
+        assert (milestone.after.description_quality_score, milestone.after.overall_score) == (
+            float(quality), float(overall))
+    # One tool is not enough for the next tier: the min stays at 1.0 while bad_b has no description.
+    assert [t.name for t in reach.milestones[0].tools] == ["bad_a", "bad_b"]
 
 
 def test_below_80_percent_coverage_nothing_unpublished_is_projected() -> None:
     capture = capture_of(_pattern_tools()[:3], (4, 4, 4, 4), tool_count=5)
     advice = server_advice(capture)
-    assert advice.fix_worst is None
-    assert all(p.after is None for p in advice.patterns)
+    assert advice.reach is None and not advice.steps
+    assert all(p.after is None for p in advice.unprojected) and not advice.no_effect
     assert advice.to_publish == 1  # 3 of 5 = 60%; 4 of 5 = 80%
     assert advice.unscored_count == 2
 
@@ -182,17 +197,19 @@ def test_the_server_page_says_each_shared_defect_once_with_its_count_and_effect(
     after = [*values[:4], tdqs_by_hand(3, 3, 3, 3, 3, 3), tdqs_by_hand(3, 3, 3, 3, 3, 3), values[6]]
     quality_after, overall_after = server_by_hand(after, coherence)
     assert text.count("2 of 7 tools have no description") == 1
-    assert (f"Fixing them (writing one) would move description quality from {float(quality):.1f} to "
-            f"{float(quality_after):.1f} and the overall score from {float(overall):.1f} to "
-            f"{float(overall_after):.1f} (tier {tier(overall_after)}), assuming every dimension rises to 3") in text
+    assert (f"Fixing them (writing one) would move the overall score from {float(overall):.1f} to "
+            f"{float(overall_after):.1f} (tier {tier(overall_after)}) and description quality from "
+            f"{float(quality):.1f} to {float(quality_after):.1f}, assuming every dimension rises to 3") in text
     # Output schema: only good_a and good_b have one. Contextual Completeness to 3 on the described ones without
     # it (good_c and good_d are at 5 already; weak goes 1 → 3); the two without a description stay at 1.0, so
     # the min term does not move and neither does description quality.
     after = [*values[:6], tdqs_by_hand(2, 1, 1, 1, 2, 3)]
-    assert server_by_hand(after, coherence)[0] == quality
+    assert server_by_hand(after, coherence) == (quality, overall)
     assert text.count("5 of 7 tools have no output schema") == 1
-    assert (f"would not move description quality ({float(quality):.1f}) on its own, assuming Contextual "
-            "Completeness rises to 3") in text
+    # It moves nothing, so it is no step: it is said apart, under "No effect".
+    no_effect = text.split("No effect on the overall score on its own:", 1)[1]
+    assert (f"5 of 7 tools have no output schema: fixing them (adding one) would leave the overall score at "
+            f"{float(overall):.1f}, assuming Contextual Completeness rises to 3") in no_effect
     assert "the 2 among them without a description stay at 1.0" in text
     assert "5 of 7 tools declare no MCP annotations" in text
     assert "Fix the 2 worst tools → overall" in text

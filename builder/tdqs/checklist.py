@@ -9,7 +9,8 @@ the rubric gives coverage above 80%. Each gain is the exact weighted sum, and th
 tdqs's `compute_tdqs`, so rounding is the specification's. Actions no rubric arithmetic can price
 (annotations, an output schema) come last, said to be unpriced.
 
-For a server (`builder.tdqs.server_advice`): the shared defects, and the fewest worst tools to fix.
+For a server (`builder.tdqs.server_advice`): the tier the tools alone can reach and the fewest tools for
+each tier, the shared defects, and the coherence dimensions below 4, each only where it raises the score.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from tdqs import Tier
 
 from builder.tdqs.categories import category_key
 
-VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
 MAX_CATEGORIES = 8
 Category = Annotated[str, StringConstraints(min_length=1, max_length=60)]
 """A category's name as written (`Issue tracking`): 1-60 characters, no control character, no

@@ -1,27 +1,28 @@
-"""What a server's maintainer can do about its score, projected with tdqs's own rollup.
+"""What a server's maintainer can do about its score, each step with what it would do to the score.
 
+- The tier the tools alone can reach, and the fewest worst tools that reach each tier above the
+  current one (`builder.tdqs.tool_reach`, exact).
 - Shared defects: when many tools lack the same thing (a description, parameter descriptions,
   annotations, an output schema, usage guidance), it is said once, with the count and what fixing
-  all of them would do to description quality. The projection states its assumption: the
-  dimension the defect costs rises to the rubric's minimum viable score (`checklist.VIABLE`) on
-  those tools, and no further.
-- The fewest worst tools to fix: the smallest N such that raising the N worst tools to tier A's
-  lower bound moves the overall score into the next tier. Overall scores only grow with N, so N is
-  found by bisection.
+  all of them would do. The projection states its assumption: the dimension the defect costs rises
+  to the rubric's minimum viable score (`checklist.VIABLE`) on those tools, and no further.
+- Each coherence dimension below 4 (`builder.tdqs.coherence_advice`).
 - Below the 80% coverage rule nothing that is not published is projected: the unscored tools are
   named instead, with how many more need a score before anything is published.
 
-Every projected server score is tdqs's `rollup_server_score` over the projected tool TDQS values
-and the server's stored coherence answers, so its rounding is the specification's.
+A step is listed only when it raises the published overall score (below the coverage rule: the
+published coherence), biggest gain first, compared on the exact rounded values tdqs publishes, never
+on printed strings. What would leave the score where it is goes apart, said to have no effect.
+Every projected server score is tdqs's `rollup_server_score`, so its rounding is the specification's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
 
-from tdqs import TIERS, TOOL_DIMENSIONS, ServerScore, ToolScore, compute_tdqs, rollup_server_score
+from tdqs import TOOL_DIMENSIONS, ServerScore, compute_tdqs
+from tdqs.round_half_up import round_half_up
 
 from builder.tdqs.checklist import (
     VIABLE,
@@ -30,27 +31,13 @@ from builder.tdqs.checklist import (
     raised,
     under_documented_parameters,
 )
+from builder.tdqs.coherence_advice import CoherenceStep, coherence_steps
 from builder.tdqs.reader import Capture, ToolRecord
-from builder.tdqs.recompute import COVERAGE_DENOMINATOR, COVERAGE_NUMERATOR, coherence_of
+from builder.tdqs.recompute import COVERAGE_DENOMINATOR, COVERAGE_NUMERATOR
+from builder.tdqs.tool_reach import Milestone, ToolReach, project, tool_reach
 
-TARGET_TDQS = next(t.minimum for t in TIERS if t.tier == "A")
-"""A worst tool is imagined fixed at tier A's lower bound ("genuinely helpful definition")."""
 _NAMES = {d.key: d.name for d in TOOL_DIMENSIONS}
 _ALL = tuple(d.key for d in TOOL_DIMENSIONS)
-
-
-@dataclass(frozen=True)
-class _Projected:
-    """The one field `rollup_server_score` reads of a tool score."""
-
-    tdqs: float
-
-
-def project(capture: Capture, tdqs: Sequence[float]) -> ServerScore:
-    """The server's rollup had its tools these TDQS values, by tdqs's own arithmetic."""
-    stored = capture.report.server_score
-    tools = cast("list[ToolScore]", [_Projected(value) for value in tdqs])
-    return rollup_server_score(coherence=coherence_of(stored), tool_count=stored.tool_count, tool_scores=tools)
 
 
 @dataclass(frozen=True)
@@ -125,75 +112,51 @@ def patterns(capture: Capture) -> list[Pattern]:
             tools=tuple(sorted(t.name for t in hit)), total=len(tools), held=len(hit) - len(movable),
             before=before, after=after,
         ))
-    return sorted(found, key=lambda p: (
-        -(p.after.description_quality_score if p.after else 0), -(p.after.overall_score if p.after else 0),
-        -len(p.tools), p.key,
-    ))
+    return found
 
 
-@dataclass(frozen=True)
-class FixWorst:
-    tools: tuple[ToolRecord, ...]
-    """The N worst tools, worst first."""
-    target: float
-    before: ServerScore
-    after: ServerScore
-    next_tier: str
-    reaches: bool
-    """False when even every tool below the target, raised to it, leaves the overall tier where it is:
-    then `tools` are all of them."""
+def tenths(value: float) -> int:
+    """A published score (a multiple of 0.1) as an exact integer number of tenths."""
+    return round_half_up(value * 10)
 
 
-def _rank(tier: str) -> int:
-    return next(index for index, t in enumerate(TIERS) if t.tier == tier)
+Step = Milestone | Pattern | CoherenceStep
 
 
-def fix_worst(capture: Capture) -> FixWorst | None:
-    """The smallest N whose worst tools, raised to the target, lift the overall tier one step."""
-    if not capture.server.coverage_ok:
-        return None
-    before = capture.server.rollup
-    rank = _rank(before.overall_tier)
-    if rank == 0:
-        return None
-    next_tier = TIERS[rank - 1].tier
-    order = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
-    below = [t for t in order if t.checked.tdqs < TARGET_TDQS]
-    if not below:
-        return None
-
-    def after(n: int) -> ServerScore:
-        fixed = {t.name for t in below[:n]}
-        return project(capture, [TARGET_TDQS if t.name in fixed else t.checked.tdqs for t in capture.tools])
-
-    def reaches(n: int) -> bool:
-        return _rank(after(n).overall_tier) < rank
-
-    if not reaches(len(below)):
-        return FixWorst(tuple(below), TARGET_TDQS, before, after(len(below)), next_tier, False)
-    low, high = 1, len(below)
-    while low < high:
-        middle = (low + high) // 2
-        if reaches(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return FixWorst(tuple(below[:low]), TARGET_TDQS, before, after(low), next_tier, True)
+def gains(step: Step, rolled: ServerScore) -> tuple[int, int, int]:
+    """What a step adds, in tenths: (overall, description quality, coherence); the first two are 0
+    where nothing is projected (below the coverage rule)."""
+    after = step.after
+    if after is None:
+        overall = quality = 0
+    else:
+        overall = tenths(after.overall_score) - tenths(rolled.overall_score)
+        quality = tenths(after.description_quality_score) - tenths(rolled.description_quality_score)
+    coherence = (tenths(step.coherence_after) - tenths(step.coherence_before)) if isinstance(step, CoherenceStep) else 0
+    return overall, quality, coherence
 
 
 @dataclass(frozen=True)
 class ServerAdvice:
+    steps: tuple[Step, ...]
+    """What raises the published score, biggest gain first (ties: description quality, then coherence)."""
+    no_effect: tuple[Step, ...]
+    """What would leave the published score where it is."""
+    unprojected: tuple[Pattern, ...]
+    """Shared defects below the coverage rule: said, not projected."""
+    reach: ToolReach | None
     pulling_down: tuple[ToolRecord, ...]
     """Tools a full point or more below the server's mean, and the minimum itself: the min term
     carries 40% of description quality, so these cost the server the most."""
-    patterns: tuple[Pattern, ...]
-    fix_worst: FixWorst | None
     unscored: tuple[str, ...]
     """Tools in the scored capture's tools/list without a score, by name."""
     unscored_count: int
     """Tools the server reported that have no score (named or not)."""
     to_publish: int
     """How many more tools need a score before description quality is published; 0 once it is."""
+
+
+_KIND_ORDER = {Milestone: 0, Pattern: 1, CoherenceStep: 2}
 
 
 def server_advice(capture: Capture) -> ServerAdvice:
@@ -206,10 +169,24 @@ def server_advice(capture: Capture) -> ServerAdvice:
     )
     total, scored = rolled.tool_count, len(tools)
     short = COVERAGE_NUMERATOR * total - COVERAGE_DENOMINATOR * scored
+    reach = tool_reach(capture)
+    found = patterns(capture)
+    candidates: list[Step] = [
+        *(reach.milestones if reach else ()), *(p for p in found if p.after is not None), *coherence_steps(capture),
+    ]
+    added = [gains(step, rolled) for step in candidates]
+    ranked = sorted(
+        range(len(candidates)),
+        key=lambda i: (tuple(-gain for gain in added[i]), _KIND_ORDER[type(candidates[i])], i),
+    )
+    # The published number a step must raise: the overall score, or, below the coverage rule, coherence.
+    counted = 0 if capture.server.coverage_ok else 2
     return ServerAdvice(
+        steps=tuple(candidates[i] for i in ranked if added[i][counted] > 0),
+        no_effect=tuple(candidates[i] for i in ranked if added[i][counted] <= 0),
+        unprojected=tuple(p for p in found if p.after is None),
+        reach=reach,
         pulling_down=tuple(pulling),
-        patterns=tuple(patterns(capture)),
-        fix_worst=fix_worst(capture),
         unscored=capture.unscored,
         unscored_count=max(total - scored, len(capture.unscored)),
         to_publish=max(0, -(-short // COVERAGE_DENOMINATOR)),

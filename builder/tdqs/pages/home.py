@@ -15,7 +15,6 @@ from tdqs import COHERENCE_DIMENSIONS, TIERS, TOOL_DIMENSIONS
 
 from builder import charts, numbers, urls
 from builder.dates import day_words
-from builder.engine.search import SEARCH_PAGE
 from builder.pages.page import Page, PageContext
 from builder.tdqs import queries
 from builder.tdqs.pages.categories import Category, CategorySummary, rank_key, summaries
@@ -125,7 +124,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
             f"TDQS scorecards for {stats.server_count} MCP servers and {stats.tool_count} tools, "
             "with the statistics of the whole corpus."
         ),
-        search_path=SEARCH_PAGE,
+        search_path=urls.SEARCH,
         best=[entry.row() for entry in sorted((e for e in entries if e.tier in GRADED), key=rank_key)[:BEST_SHOWN]],
         categories=summaries(categories[:CATEGORIES_SHOWN]),
         category_count=len(categories),

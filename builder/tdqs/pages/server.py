@@ -1,20 +1,24 @@
 """A TDQS server's page (`servers/<server>/index.html`) and its API JSON: its scores and how
-they are made, how to raise them (the shared defects, the fewest worst tools whose fixing lifts the
-server a tier), its tools worst first, coherence, history and provenance.
+they are made, how to raise them (`builder.tdqs.server_advice`: the tier the tools alone can reach
+and the fewest tools for each tier, the shared defects, the weak coherence dimensions, biggest gain
+first, and apart what would have no effect), its tools worst first, coherence, history and
+provenance.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from tdqs import COHERENCE_DIMENSIONS
+from pydantic import Field
+from tdqs import COHERENCE_DIMENSIONS, ServerScore
 from tdqs.round_half_up import round_half_up
 
 from builder import charts, numbers
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
+from builder.tdqs.coherence_advice import CoherenceStep
 from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.views import (
@@ -35,7 +39,8 @@ from builder.tdqs.pages.views import (
     unscored_rows,
 )
 from builder.tdqs.reader import Capture, Server, ToolRecord
-from builder.tdqs.server_advice import FixWorst, Pattern, server_advice
+from builder.tdqs.server_advice import Pattern, Step, server_advice
+from builder.tdqs.tool_reach import TIER_A, Milestone, ToolReach
 
 
 class ToolRow(View):
@@ -84,6 +89,7 @@ class ToolLink(View):
 class PatternView(View):
     """Many tools sharing one defect, said once, with what fixing all of them would do."""
 
+    kind: Literal["pattern"] = "pattern"
     says: str
     fix: str
     count: int
@@ -101,19 +107,69 @@ class PatternView(View):
     """None below the coverage rule: nothing unpublished is projected."""
 
 
-class FixWorstView(View):
-    """The fewest worst tools whose fixing lifts the overall tier, or, when no number of them
-    can, what fixing all of them would do."""
+class MilestoneView(View):
+    """The fewest worst tools whose raising to `level` lifts the overall score into `tier`."""
 
+    kind: Literal["tools"] = "tools"
+    tier: str
+    level: float
+    level_is_tier_a: bool
+    """`level` is tier A's lower bound (else it is 5.0, the rubric's top)."""
     tools: list[ToolLink]
-    target: float
-    reaches: bool
-    next_tier: str
+    fewer_at_best: int | None
+    """How many of the worst tools at 5.0 would reach `tier`, when fewer."""
     description_quality_before: float
     description_quality_after: float
     overall_before: float
     overall_after: float
     overall_tier_after: str
+
+
+class OffenderView(View):
+    name: str
+    slug: str | None
+    """Its tool page, when the tool is scored."""
+    why: str
+
+
+class CoherenceStepView(View):
+    """A coherence dimension below 4: the rubric's action, and what raising it would do."""
+
+    kind: Literal["coherence"] = "coherence"
+    key: str
+    name: str
+    score: int
+    target: int
+    anchor: str
+    target_anchor: str
+    do: str
+    guidance: str
+    coherence_before: float
+    coherence_after: float
+    overall_before: float | None
+    overall_after: float | None
+    overall_tier_after: str | None
+    """None below the coverage rule."""
+    naming_style: str | None = None
+    naming_style_count: int = 0
+    naming_styled: int = 0
+    naming_verb: str | None = None
+    naming_verb_count: int = 0
+    naming_verbed: int = 0
+    offenders: list[OffenderView] = Field(default_factory=list)
+    more_offenders: int = 0
+    tool_count: int | None = None
+
+
+StepView = Annotated[MilestoneView | PatternView | CoherenceStepView, Field(discriminator="kind")]
+
+
+class ReachView(View):
+    """What the tools alone can do: every tool at 5.0, coherence as graded."""
+
+    tier: str
+    best_overall: float
+    best_tier: str
     coherence: float
 
 
@@ -139,8 +195,14 @@ class ServerContext(PageContext):
     shadowing: list[ShadowRow]
     tools: list[ToolRow]
     pulling_down: list[ToolRow]
-    patterns: list[PatternView]
-    fix_worst: FixWorstView | None
+    steps: list[StepView]
+    """What raises the published score, biggest gain first."""
+    no_effect: list[StepView]
+    """What would leave the published score where it is, said apart."""
+    unprojected: list[PatternView]
+    """Shared defects below the coverage rule, not projected."""
+    reach: ReachView | None
+    """None below the coverage rule."""
     history: list[HistoryPoint]
     provenance: Provenance
     notes: list[Note]
@@ -222,14 +284,52 @@ def pattern_view(pattern: Pattern, capture: Capture) -> PatternView:
     )
 
 
-def fix_worst_view(fix: FixWorst) -> FixWorstView:
-    return FixWorstView(
-        tools=[tool_link(tool) for tool in fix.tools], target=fix.target, reaches=fix.reaches,
-        next_tier=fix.next_tier,
-        description_quality_before=fix.before.description_quality_score,
-        description_quality_after=fix.after.description_quality_score,
-        overall_before=fix.before.overall_score, overall_after=fix.after.overall_score,
-        overall_tier_after=fix.after.overall_tier, coherence=fix.before.coherence_score,
+def milestone_view(milestone: Milestone, before: ServerScore) -> MilestoneView:
+    after = milestone.after
+    return MilestoneView(
+        tier=milestone.tier, level=milestone.level, level_is_tier_a=milestone.level == TIER_A,
+        tools=[tool_link(tool) for tool in milestone.tools], fewer_at_best=milestone.fewer_at_best,
+        description_quality_before=before.description_quality_score,
+        description_quality_after=after.description_quality_score,
+        overall_before=before.overall_score, overall_after=after.overall_score, overall_tier_after=after.overall_tier,
+    )
+
+
+OFFENDERS_SHOWN = 12
+"""Naming advice lists this many offending names, then "and N more"."""
+
+
+def coherence_step_view(step: CoherenceStep, slugs: dict[str, str]) -> CoherenceStepView:
+    naming = step.naming
+    offenders = naming.offenders if naming else ()
+    return CoherenceStepView(
+        key=step.key, name=step.name, score=step.score, target=step.target, anchor=step.anchor,
+        target_anchor=step.target_anchor, do=step.do, guidance=step.guidance,
+        coherence_before=step.coherence_before, coherence_after=step.coherence_after,
+        overall_before=step.before.overall_score if step.before else None,
+        overall_after=step.after.overall_score if step.after else None,
+        overall_tier_after=step.after.overall_tier if step.after else None,
+        naming_style=naming.style if naming else None,
+        naming_style_count=naming.style_count if naming else 0, naming_styled=naming.styled if naming else 0,
+        naming_verb=naming.verb if naming else None,
+        naming_verb_count=naming.verb_count if naming else 0, naming_verbed=naming.verbed if naming else 0,
+        offenders=[OffenderView(name=o.name, slug=slugs.get(o.name), why=o.why) for o in offenders[:OFFENDERS_SHOWN]],
+        more_offenders=max(0, len(offenders) - OFFENDERS_SHOWN), tool_count=step.tool_count,
+    )
+
+
+def step_view(step: Step, capture: Capture) -> MilestoneView | PatternView | CoherenceStepView:
+    if isinstance(step, Milestone):
+        return milestone_view(step, capture.server.rollup)
+    if isinstance(step, Pattern):
+        return pattern_view(step, capture)
+    return coherence_step_view(step, {tool.name: tool.slug for tool in capture.tools})
+
+
+def reach_view(reach: ToolReach) -> ReachView:
+    return ReachView(
+        tier=reach.before.overall_tier, best_overall=reach.best.overall_score, best_tier=reach.best.overall_tier,
+        coherence=reach.before.coherence_score,
     )
 
 
@@ -280,8 +380,10 @@ def server_context(
         ],
         tools=[tool_row(t) for t in worst_first],
         pulling_down=[tool_row(t) for t in advice.pulling_down],
-        patterns=[pattern_view(p, capture) for p in advice.patterns],
-        fix_worst=fix_worst_view(advice.fix_worst) if advice.fix_worst else None,
+        steps=[step_view(step, capture) for step in advice.steps],
+        no_effect=[step_view(step, capture) for step in advice.no_effect],
+        unprojected=[pattern_view(p, capture) for p in advice.unprojected],
+        reach=reach_view(advice.reach) if advice.reach else None,
         history=server_history(server),
         provenance=provenance(capture, server),
         notes=notes_for(problems, "$.server"),
