@@ -243,19 +243,6 @@ def test_search_groups_servers_above_tools_with_grades_and_orders_by_grade(regis
     page.close()
 
 
-def test_search_narrows_to_a_category(registry, browser) -> None:
-    base, _, servers = registry
-    category = max({c for s in servers for c in s.categories},
-                   key=lambda c: sum(c in s.categories for s in servers))
-    page, errors = _search(browser, base, "mcp", category=category)
-    assert page.locator("#category").input_value() == category
-    hrefs = {hit["href"] for hit in _hits(page, "Servers")}
-    members = {f"{BASE}servers/{s.server_id}/" for s in servers if category in s.categories}
-    assert hrefs and hrefs <= members
-    assert not errors, errors
-    page.close()
-
-
 def _rank(server: Server) -> tuple[int, float, str, str]:
     return TIERS.index(server.tier), -server.overall, server.name.lower(), server.server_id
 

@@ -2,8 +2,9 @@
 // titles and excerpts come from third-party text and are never inserted as HTML.
 //
 // Server hits come first, then tool hits, then other pages (a group holding a hit named exactly
-// by the query first), each with its grade and whose server it is (the metadata of templates/search/tdqs_server.html). "Best grade first" asks Pagefind to
-// sort graded servers by their overall score; a category narrows the search to its servers.
+// by the query first), each with its grade and whose server it is (the metadata of
+// templates/search/tdqs_server.html). "Best grade first" asks Pagefind to sort graded servers by
+// their overall score.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -207,7 +208,6 @@
     var byGrade = form.order && form.order.value === "grade";
     var options = {};
     if (byGrade) { options.sort = { grade: "desc" }; }
-    if (form.category && form.category.value) { options.filters = { category: form.category.value }; }
     var search = await pagefind.debouncedSearch(query, options, 150);
     if (search === null || ticket !== latest) { return; }
     // Documents naming a tool or server (or a server's id, repository or owner) exactly carry its
@@ -226,23 +226,6 @@
     if (ticket === latest) { show(data, query, byGrade, status, list); }
   }
 
-  // The category choice lists the categories the index holds, with how many servers each has.
-  async function categories(form, initial) {
-    var select = form.category;
-    if (!select) { return; }
-    if (!pagefind) { loading = loading || load(); pagefind = await loading; }
-    var found = ((await pagefind.filters()) || {}).category || {};
-    var names = Object.keys(found).sort(function (a, b) { return a.toLowerCase() < b.toLowerCase() ? -1 : 1; });
-    names.forEach(function (name) {
-      var option = document.createElement("option");
-      option.value = name;
-      option.textContent = name + " (" + found[name] + ")";
-      select.appendChild(option);
-    });
-    if (initial) { select.value = initial; }
-    select.closest(".search-options").querySelector(".category-choice").hidden = names.length === 0;
-  }
-
   function setup() {
     var form = document.querySelector("form.search-box");
     var status = document.getElementById("search-status");
@@ -252,12 +235,10 @@
     form.addEventListener("submit", function (event) { event.preventDefault(); go(); });
     form.q.addEventListener("input", go);
     if (form.order) { form.order.addEventListener("change", go); }
-    if (form.category) { form.category.addEventListener("change", go); }
     var params = new URLSearchParams(window.location.search);
     if (form.order && params.get("order") === "grade") { form.order.value = "grade"; }
-    var ready = categories(form, params.get("category")).catch(function () {});
     var initial = params.get("q");
-    if (initial) { form.q.value = initial; ready.then(go); }
+    if (initial) { form.q.value = initial; go(); }
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
 })();

@@ -3,8 +3,8 @@ name and tools (templates/search/tdqs_server.html).
 
 A maintainer looks a server up by its id (`jdoe-babelwise-mcp`), its repository or its owner, so
 each is indexed, with its compact form (builder.engine.search.compact_name) for queries that
-Pagefind would split into common words. The search page shows a result's identity, grade and
-category from the document's Pagefind metadata, filters by category and orders by grade.
+Pagefind would split into common words. The search page shows a result's identity and grade from
+the document's Pagefind metadata and orders by grade; a server's categories are words of its text.
 """
 
 from __future__ import annotations
