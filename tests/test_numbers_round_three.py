@@ -81,3 +81,43 @@ def test_flowmcp_statistics_never_print_a_figure_across_a_band_edge(tmp_path: Pa
     assert dimension[3] == "1.4998" and band(Fraction(dimension[3])) == "F"  # never "1.5"
     dimension_mean = (Fraction("1.4998") + Fraction("1.5")) / 2  # 1.4999: an F, never "1.50"
     assert band(Fraction(dimension[2])) == band(dimension_mean) == "F"
+
+
+# ---- A rescore inside a tier is a change -------------------------------------------------------
+
+TDQS_WEIGHTS = (25, 20, 20, 15, 10, 10)
+
+
+def round1(value: Fraction) -> Fraction:
+    return Fraction(int((value * 10 + Fraction(1, 2)) // 1), 10)
+
+
+def tdqs_tier(score: Fraction) -> str:
+    return "A" if score >= Fraction(35, 10) else "B" if score >= 3 else "C" if score >= 2 else "D" if score >= 1 else "F"
+
+
+def overall_by_hand(dims: tuple[int, ...], coherence: tuple[int, ...]) -> Fraction:
+    tdqs = round1(Fraction(sum(w * d for w, d in zip(TDQS_WEIGHTS, dims, strict=True)), 100))
+    description_quality = round1(Fraction(6, 10) * tdqs + Fraction(4, 10) * tdqs)  # one tool: mean = min
+    return round1(Fraction(7, 10) * description_quality + Fraction(3, 10) * round1(Fraction(sum(coherence), 4)))
+
+
+def test_a_rescore_inside_a_tier_is_listed_in_history_changes_and_feeds(tmp_path: Path) -> None:
+    from corpus import definition, report, scores, tool_score, write_capture
+
+    dims, first, second = (4, 4, 4, 4, 4, 4), (2, 2, 2, 3), (3, 3, 3, 4)
+    before, after = overall_by_hand(dims, first), overall_by_hand(dims, second)
+    assert (before, after) == (Fraction(35, 10), Fraction(38, 10)) and tdqs_tier(before) == tdqs_tier(after) == "A"
+    defn = definition("fetch")
+    for stamp, coherence in (("2026-05-01T00:00:00.000Z", first), ("2026-06-01T00:00:00.000Z", second)):
+        write_capture(tmp_path, "srv", report("srv", [tool_score(defn, scores(*dims))], coherence=coherence,
+                                               generated_at=stamp), [defn])
+    writer, _ = build_in_memory(tmp_path)
+    line = "overall A 3.5 → A 3.8"
+    history = Page(writer.text("servers/srv/index.html")).text
+    assert line in history and "no change" not in history
+    changes = Page(writer.text("changes/index.html")).text
+    assert line in changes and "3.5 → 3.8 (+0.3)" in changes
+    for feed in ("feed.xml", "servers/srv/feed.xml"):
+        xml = writer.text(feed)
+        assert xml.count("<entry>") == 2 and line in xml, feed
