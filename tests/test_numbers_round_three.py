@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flowmcp_fixtures import answer, entry, write
-from site_helpers import Page, build_in_memory
+from site_helpers import Page, api, build_in_memory
 
 FLOWMCP_BANDS = ((Fraction(45, 10), "A"), (Fraction(35, 10), "B"), (Fraction(25, 10), "C"), (Fraction(15, 10), "D"))
 
@@ -121,3 +121,58 @@ def test_a_rescore_inside_a_tier_is_listed_in_history_changes_and_feeds(tmp_path
     for feed in ("feed.xml", "servers/srv/feed.xml"):
         xml = writer.text(feed)
         assert xml.count("<entry>") == 2 and line in xml, feed
+
+
+# ---- Shares are rounded once, from their counts ------------------------------------------------
+
+
+def percent_by_hand(count: int, total: int, digits: int) -> str:
+    units = int((Fraction(100 * count, total) * 10**digits + Fraction(1, 2)) // 1)
+    return f"{units // 10**digits}.{units % 10**digits:0{digits}d}%"
+
+
+def test_a_share_is_rounded_once_from_its_counts(tmp_path: Path) -> None:
+    from corpus import definition, report, scores, tool_score, write_capture
+
+    flagged, total = 50, 101
+    # 49.50495…%: two decimals give 49.50%; rounded first to six places (0.495050) it read 49.51%.
+    assert percent_by_hand(flagged, total, 2) == "49.50%"
+    defs = [definition(f"t{i}") for i in range(total)]
+    tools = [tool_score(d, scores(4, 4, 4, 4, 4, 4), flags=["Annotation Contradiction"] if i < flagged else [])
+             for i, d in enumerate(defs)]
+    write_capture(tmp_path, "srv", report("srv", tools), defs)
+    writer, _ = build_in_memory(tmp_path)
+    text = Page(writer.text("index.html")).text
+    assert f"Annotation Contradiction {percent_by_hand(flagged, total, 2)} ({flagged})" in text
+    assert "49.51%" not in text
+    # Every tool with the flag scores Behavioral Transparency 1: the same 50 carry a smell.
+    assert f"{percent_by_hand(flagged, total, 1)} of tools carry at least one smell" in text
+    stats = api(writer, "api/stats.json")
+    assert stats["flagShares"]["Annotation Contradiction"] == flagged / total  # the nearest float, not 0.49505
+
+
+# ---- CLEO dimension means with mixed maxima ----------------------------------------------------
+
+
+def test_cleo_dimension_means_with_mixed_maxima_print_the_ratio_beside_them(tmp_path: Path) -> None:
+    from test_cleo_reader import KEYS, grade_row, write_lines
+
+    key = KEYS[0]
+    rows = []
+    for i, (score, maximum) in enumerate(((17, 20), (13, 16), (19, 20))):
+        row = grade_row(f"s{i}", (20, 20, 20, 20, 20), timestamp=f"2026-05-0{i + 1}T10:00:00.000Z")
+        row["dimensions"][key] = {"score": score, "max": maximum, "evidence": ["e"]}
+        row["totalScore"], row["maxScore"] = 80 + score, 80 + maximum
+        rows.append(row)
+    write_lines(tmp_path / "sessions" / "GRADES.jsonl", rows)
+    writer, _ = build_in_memory(tmp_path)
+    mean_score, mean_max = Fraction(17 + 13 + 19, 3), Fraction(20 + 16 + 20, 3)  # 16.33… of 18.66…
+    share = mean_score / mean_max  # 49/56 = 87.5%, not the mean of the three shares (87.1%)
+    mean_of_shares = (Fraction(17, 20) + Fraction(13, 16) + Fraction(19, 20)) / 3
+    assert percent_by_hand(share.numerator, share.denominator, 1) == "87.5%"
+    assert percent_by_hand(mean_of_shares.numerator, mean_of_shares.denominator, 1) == "87.1%"
+    text = writer.text("sessions/index.html")
+    [label] = [c for c in re.findall(r'<th scope="row">([^<]+)</th>', text[text.index("Dimension means"):])][:1]
+    cells = row_cells(text, "Dimension means", label)
+    assert cells[1] == "16.3 of 18.7"  # the mean maximum rounded like the mean, never 18.666666666667
+    assert cells[2] == "87.5%"
