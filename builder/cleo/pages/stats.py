@@ -6,6 +6,8 @@ entries are counted apart and are in no distribution or mean. The queries say so
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import duckdb
 
 from builder import numbers
@@ -32,20 +34,26 @@ def summary(con: duckdb.DuckDBPyConnection) -> SectionSummary:
 def grade_distribution(con: duckdb.DuckDBPyConnection) -> list[GradeBucket]:
     return [
         GradeBucket(grade=row["grade"], min_share=row["min_share"], sessions=row["sessions"],
-                    share=row["share"])
+                    share=numbers.share_of(row["sessions"], row["graded"]))
         for row in queries.run(con, "grade_distribution")
     ]
 
 
 def dimension_means(con: duckdb.DuckDBPyConnection) -> list[DimensionMean]:
-    return [
-        DimensionMean(
+    """Each dimension's mean score and mean maximum, and its share: the one over the other, in exact
+    arithmetic (each score as the decimal CLEO wrote), so the share is the ratio printed beside it."""
+    means = []
+    for row in queries.run(con, "dimension_means"):
+        maxima = [numbers.exact(value) for value in row["maxima"]]
+        scored = sum((numbers.exact(value) for value in row["scores"]), Fraction(0))
+        one_max = len(set(maxima)) == 1
+        means.append(DimensionMean(
             label=DIMENSION_BY_KEY[row["dimension"]].label, sessions=row["sessions"],
-            mean_text=numbers.fixed(row["mean_score"], 1), max_text=points(row["mean_max"]),
-            mean_share=row["mean_share"],
-        )
-        for row in queries.run(con, "dimension_means")
-    ]
+            mean_text=numbers.fixed(scored / len(maxima), 1),
+            max_text=points(row["maxima"][0]) if one_max else numbers.fixed(sum(maxima) / len(maxima), 1),
+            mean_share=scored / sum(maxima),
+        ))
+    return means
 
 
 def top_flags(con: duckdb.DuckDBPyConnection, limit: int = TOP_FLAGS) -> list[FlagCount]:
