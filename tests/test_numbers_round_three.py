@@ -176,3 +176,49 @@ def test_cleo_dimension_means_with_mixed_maxima_print_the_ratio_beside_them(tmp_
     cells = row_cells(text, "Dimension means", label)
     assert cells[1] == "16.3 of 18.7"  # the mean maximum rounded like the mean, never 18.666666666667
     assert cells[2] == "87.5%"
+
+
+# ---- Coverage is counted against the newest tools/list -----------------------------------------
+
+
+def write_tools_list(data: Path, server: str, stem: str, definitions: list[dict[str, Any]]) -> None:
+    (data / "servers" / server / f"{stem}.tools.json").write_text(json.dumps({"tools": definitions}), encoding="utf-8")
+
+
+def test_coverage_counts_against_the_newest_tools_list(tmp_path: Path) -> None:
+    from corpus import definition, report, scores, tool_score, write_capture
+
+    old = [definition(f"tool{i}", f"Does thing {i}.") for i in range(4)]
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(4, 4, 4, 4, 4, 4)) for d in old]), old)
+    newest = [*old[:3], definition("tool3", "Does thing 3, differently."), definition("added0"), definition("added1")]
+    write_tools_list(tmp_path, "srv", "2026-07-01T00-00-00Z", newest)
+    writer, _ = build_in_memory(tmp_path)
+    # By hand: 3 tools scored for their newest definition, 1 stale (tool3 changed), 2 unscored, of 6.
+    scored, stale, unscored, listed = 3, 1, 2, 6
+    assert Fraction(scored, listed) < Fraction(4, 5)  # below the 80% TDQS needs: nothing aggregate is published
+    text = Page(writer.text("servers/srv/index.html")).text
+    assert f"{scored} of {listed} tools scored against the newest tools/list" in text
+    assert f"{scored} scored for their current definition, {stale} stale, {unscored} not scored yet" in text
+    assert "not published: below 80% coverage" in text and "at least 80%, so the aggregate is published" not in text
+    assert "4 of 4 tools scored" not in text
+    to_publish = -(-(4 * listed - 5 * scored) // 5)  # ceil((80% of 6) − 3) = 2
+    assert f"Score {to_publish} more tools" in text
+    document = api(writer, "api/servers/srv.json")
+    assert document["scores"]["overallScore"] is None and document["scores"]["coverageOk"] is False
+    assert {k: document["coverage"][k] for k in ("scored", "stale", "unscored", "toolCount")} == {
+        "scored": scored, "stale": stale, "unscored": unscored, "toolCount": listed}
+    assert "below 80% coverage" in Page(writer.text("servers/index.html")).text
+
+
+def test_a_capture_scoring_more_tools_than_the_server_has_is_a_warning_and_says_so(tmp_path: Path) -> None:
+    from corpus import definition, report, scores, tool_score, write_capture
+
+    defs = [definition(f"tool{i}") for i in range(5)]
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(4, 4, 4, 4, 4, 4)) for d in defs], tool_count=3))
+    writer, _ = build_in_memory(tmp_path)
+    text = Page(writer.text("servers/srv/index.html")).text
+    assert "5 tools scored" in text and "more than the 3 the capture's toolCount says the server has" in text
+    assert "5 of 3" not in text
+    [found] = [w for w in warnings(writer) if w[1] == "$.serverScore.toolCount"]
+    assert found[0] == "servers/srv/2026-06-01T00-00-00Z.score.json" and "scores 5 tools, more than the 3" in found[2]
+
