@@ -222,3 +222,24 @@ def test_a_capture_scoring_more_tools_than_the_server_has_is_a_warning_and_says_
     [found] = [w for w in warnings(writer) if w[1] == "$.serverScore.toolCount"]
     assert found[0] == "servers/srv/2026-06-01T00-00-00Z.score.json" and "scores 5 tools, more than the 3" in found[2]
 
+
+# ---- A Scoring Protocol report is trimmed like the autonomous areas ----------------------------
+
+
+def test_a_scoring_protocol_report_is_capped_at_b_like_the_autonomous_areas(tmp_path: Path) -> None:
+    values = ["4.5", "4.5"]
+    mean = sum(Fraction(v) for v in values) / 2
+    assert band(mean) == "A"  # before the trim; both dimensions are autonomous (Grading-Spec 06 §4): B at most
+    write(tmp_path / "scoring-reports/ns_a/ns_a-2026-05-18.json", report_file("ns_a", values, grade="A", score=4.5))
+    write(tmp_path / "grading-data/providers/ns/a/tools/t/_gradings/single-test--2026-06-01T00-00-00Z.json",
+          entry([answer("Q-a", 4.5)], grade="B", schemaId="ns.a"))
+    writer, _ = build_in_memory(tmp_path)
+    document = api(writer, "api/flowmcp/scoring-reports/ns_a.json")
+    assert (document["grade"], document["rawGrade"], document["storedGrade"]) == ("B", "A", "A")
+    text = Page(writer.text("scoring-reports/ns_a/index.html")).text
+    assert "dimension scores is 4.50, which bands to A" in text and "The tier trim caps it at B" in text
+    assert "an autonomous grading never reaches A" in text
+    [found] = [w for w in warnings(writer) if w[0] == "scoring-reports/ns_a/ns_a-2026-05-18.json" and w[1] == "$.grade"]
+    assert "trimmed to B" in found[2]
+    section = writer.text("flowmcp/index.html")
+    assert row_cells(section, "Scoring Protocol reports", "B")[1] == "1"
