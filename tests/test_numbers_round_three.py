@@ -151,6 +151,23 @@ def test_a_share_is_rounded_once_from_its_counts(tmp_path: Path) -> None:
     assert stats["flagShares"]["Annotation Contradiction"] == flagged / total  # the nearest float, not 0.49505
 
 
+def test_the_issues_tier_share_655_of_1749_reads_37_4_percent() -> None:
+    from pydantic import BaseModel
+
+    from builder.numbers import Exact, percent, share_of
+
+    exact = Fraction(100 * 655, 1749)  # 37.449971…%
+    assert exact < Fraction(3745, 100) and percent_by_hand(655, 1749, 1) == "37.4%"
+    twice = Fraction(int((Fraction(655, 1749) * 10**6 + Fraction(1, 2)) // 1), 10**6)  # 0.374500, the old way
+    assert percent_by_hand(twice.numerator, twice.denominator, 1) == "37.5%"
+
+    class Row(BaseModel):
+        share: Exact
+
+    row = Row(share=share_of(655, 1749))
+    assert percent(row.share) == "37.4%" and row.model_dump_json() == f'{{"share":{655 / 1749!r}}}'
+
+
 # ---- CLEO dimension means with mixed maxima ----------------------------------------------------
 
 
