@@ -13,18 +13,16 @@ from fractions import Fraction
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 
 from builder import charts, numbers
 from builder.flowmcp import queries
 from builder.flowmcp.pages.views import exact_float, mean_text
+from builder.pages.page import CamelView
 
 OTHER_COLOURS = {"REJECTED": "#8c1d18", "pending": "#8c959f", "none": "#8c959f"}
 
 
-class Row(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+Row = CamelView
 
 
 class Overview(Row):
