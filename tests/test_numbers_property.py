@@ -192,14 +192,23 @@ def check_tdqs_shares(writer: Any) -> int:
     return checked + 3
 
 
-def check_cleo_shares(writer: Any) -> int:
+def check_cleo_shares(writer: Any, drawn: list[tuple[tuple[float, ...], bool]]) -> int:
+    """The grade distribution from its session counts; each dimension's share of max and the mean
+    share from the drawn scores (five dimensions of 20 points, one run per session)."""
     if "sessions/index.html" not in writer.paths:
         return 0
-    rows = table_rows(writer.text("sessions/index.html"), "Grade distribution")
+    html = writer.text("sessions/index.html")
+    rows = table_rows(html, "Grade distribution")
     graded = sum(int(r[2]) for r in rows)
     for row in rows:
         assert row[3] == (percent(int(row[2]), graded) if graded else "—"), row
-    return len(rows)
+    sessions = [[Fraction(str(v)) for v in values] for values, _ in drawn]
+    for position, row in enumerate(table_rows(html, "Dimension means")):
+        scored = sum(values[position] for values in sessions)
+        assert row[2] == percent(scored.numerator, (20 * len(sessions) * scored.denominator)), row
+    mean = sum(sum(values) / 100 for values in sessions) / len(sessions)
+    assert f"Mean score: {percent(mean.numerator, mean.denominator)} of the maximum" in Page(html).text
+    return len(rows) + 6
 
 
 # ---- the property -----------------------------------------------------------------------------
@@ -241,7 +250,7 @@ def test_every_printed_number_bands_to_its_grade_and_every_formula_holds(
         checked = sum(check_page(path, writer.text(path)) for path in writer.paths if path.endswith(".html"))
         if flow_entries or flow_reports:
             checked += check_flowmcp_statistics(writer.text("flowmcp/index.html"), flow_entries, flow_reports)
-        checked += check_tdqs_shares(writer) + check_cleo_shares(writer)
+        checked += check_tdqs_shares(writer) + check_cleo_shares(writer, cleo)
     # Every tool and server page prints at least one TDQS grade with its score, and every server
     # page its formula: the property is never vacuous.
     assert checked >= 2 * len(tdqs_servers)

@@ -170,7 +170,8 @@ class SectionSummary(View):
     runs: int
     gradable_runs: int
     synthetic_runs: int
-    mean_share: float | None
+    mean_share: Exact | None
+    """The mean of the graded sessions' shares of their maximum, exact (printed rounded once)."""
     first_graded: GradedAt | None
     last_graded: GradedAt | None
 

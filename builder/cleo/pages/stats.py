@@ -19,13 +19,19 @@ from builder.cleo.rubric import DIMENSION_BY_KEY, RULE_BY_KEY
 TOP_FLAGS = 10
 
 
+def _mean_share(totals: list[float], maxima: list[float]) -> Fraction | None:
+    """The mean of the sessions' shares of their maximum, exactly (each total as CLEO's decimal)."""
+    shares = [numbers.exact(total) / numbers.exact(top) for total, top in zip(totals, maxima, strict=True)]
+    return sum(shares, Fraction(0)) / len(shares) if shares else None
+
+
 def summary(con: duckdb.DuckDBPyConnection) -> SectionSummary:
     row = queries.run(con, "summary")[0]
     return SectionSummary(
         sessions=row["sessions"], graded_sessions=row["graded_sessions"],
         ungradable_sessions=row["ungradable_sessions"], runs=row["runs"],
         gradable_runs=row["gradable_runs"], synthetic_runs=row["synthetic_runs"],
-        mean_share=row["mean_share"],
+        mean_share=_mean_share(row["totals"] or [], row["maxima"] or []),
         first_graded=graded_at(row["first_graded_at"]) if row["first_graded_at"] else None,
         last_graded=graded_at(row["last_graded_at"]) if row["last_graded_at"] else None,
     )
