@@ -174,9 +174,12 @@ def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
     """The current capture with its coverage counted against the newest tools/list, and the
     aggregate published only when that coverage holds (`builder.tdqs.coverage`)."""
     newest = _newest_list(tool_lists, current)
-    listed = {name: d.input_hash for name, d in newest.definitions.items()} if newest and newest.definitions else None
-    found = coverage(current.tools, current.report.server_score.tool_count, listed,
-                     newest.capture_id if listed is not None and newest is not None else None)
+    stated = current.report.server_score.tool_count
+    if newest is None or not newest.definitions:
+        found = coverage(current.tools, stated, None, None)
+    else:
+        listed = {name: definition.input_hash for name, definition in newest.definitions.items()}
+        found = coverage(current.tools, stated, listed, newest.capture_id)
     return replace(current, coverage=found, server=replace(current.server, coverage_ok=found.ok))
 
 
