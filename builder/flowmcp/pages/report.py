@@ -48,6 +48,8 @@ class ReportContext(Context):
     date: str
     stored_grade: str
     grade: str
+    raw_grade: str
+    """The band of the score before the tier trim (a report is capped at B, like an autonomous area)."""
     stored_score: float
     score: float
     """The mean of the dimension scores, unrounded."""
@@ -95,6 +97,7 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
         date=report.date,
         stored_grade=report.grade,
         grade=record.grade,
+        raw_grade=record.raw_grade,
         stored_score=report.score,
         score=float(record.score),
         score_text=mean_text(record.score) or "—",

@@ -22,7 +22,7 @@ class TierRow(View):
     meaning: str
     minimum: float | None
     count: int
-    share: float
+    share: numbers.Exact
 
 
 class StatRow(View):
@@ -30,14 +30,14 @@ class StatRow(View):
     name: str
     weight: int
     mean: float | None
-    smell_rate: float | None
+    smell_rate: numbers.Exact | None
 
 
 class HomeContext(PageContext):
     stats: RegistryStats
     tiers: list[TierRow]
     dimensions: list[StatRow]
-    flags: list[tuple[str, int, float]]
+    flags: list[tuple[str, int, numbers.Exact]]
     coherence: list[tuple[str, float | None]]
     models: list[str]
     spec_versions: list[str]

@@ -56,6 +56,33 @@ class ToolRow(View):
     stated_tier: str | None = None
 
 
+class CoverageView(View):
+    """How much of the server the current score covers, against the newest tools/list
+    (builder.tdqs.coverage): the page's "n of m tools scored" line."""
+
+    tool_count: int
+    scored: int
+    stale: int
+    unscored: int
+    not_listed: int
+    tools_capture: str | None
+    """The capture id of the newest tools/list counted against; None when the capture's toolCount is."""
+    stated_tool_count: int
+    more_than_the_server_has: bool
+    """The capture scores more tools than its own toolCount says the server has (a data problem)."""
+    ok: bool
+
+
+def coverage_view(capture: Capture) -> CoverageView:
+    found = capture.coverage
+    assert found is not None, "the current capture's coverage is counted when it is read"
+    return CoverageView(
+        tool_count=found.tool_count, scored=found.scored, stale=found.stale, unscored=found.unscored,
+        not_listed=found.not_listed, tools_capture=found.tools_capture, stated_tool_count=found.stated_tool_count,
+        more_than_the_server_has=found.more_than_the_server_has, ok=found.ok,
+    )
+
+
 class CoherenceRow(View):
     key: str
     name: str
@@ -211,7 +238,9 @@ class ServerContext(PageContext):
     unscored_count: int
     """Tools the server reports that have no score, named in `unscored` where a tools/list says which."""
     to_publish: int
-    """More tools to score before description quality is published (0 once it is)."""
+    """More tools to score (or score again) before description quality is published (0 once it is),
+    counted against the newest tools/list."""
+    coverage: CoverageView
     unscored_tools: list[UnscoredToolRow]
     """Tools in the newest tools/list that have no score yet, each with a page."""
 
@@ -384,7 +413,8 @@ def server_context(
         feed_path=feed_path,
         unscored=unscored,
         unscored_count=max(advice.unscored_count, len(unscored)),
-        to_publish=advice.to_publish,
+        to_publish=capture.coverage.to_publish if capture.coverage else advice.to_publish,
+        coverage=coverage_view(capture),
         unscored_tools=unscored_rows(server),
     )
 
@@ -399,6 +429,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "homepageUrl": server.meta.homepage_url,
         "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
+        "coverage": coverage_view(capture).model_dump(mode="json", by_alias=True),
         "coherence": {
             d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS
         },
