@@ -290,3 +290,36 @@ def test_the_readme_starts_with_the_set_up_and_its_quick_start_is_new_add_build(
     commands = [line.split("#")[0].strip() for line in blocks[1].splitlines()]
     assert [command.split(" && ")[0].split()[:2] for command in commands] == [
         ["scorecards", "new"], ["scorecards", "add"], ["scorecards", "build"]]
+
+
+OTHER_TOOLS = SHARED / "real-tools" / "server-filesystem.json"
+"""Another server's real tools/list: none of its 14 tools is one of server-github's 26."""
+
+
+def test_another_servers_tools_list_is_refused_with_one_line(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    scored = [tool["name"] for tool in save_report(report)["tools"]]
+    code, said, err = run("add", data, report, "--tools", OTHER_TOOLS, capsys=capsys)
+    assert code == 2 and said == [] and err == (
+        f"scorecards: {OTHER_TOOLS}: $.tools: none of its 14 tools is among the 26 that {report} scored "
+        f"({', '.join(scored[:3])} and 23 more): it looks like another server's tools/list; give the one this "
+        "report scored; nothing was written\n")
+    assert snapshot(data) == {}
+    assert run("add", data, report, "--tools", TOOLS, capsys=capsys)[0] == 0
+
+
+def test_check_warns_of_a_tools_list_already_filed_beside_another_servers_report(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    save_report(report)
+    assert run("add", data, report, capsys=capsys)[0] == 0
+    (data / f"{CAPTURE}.tools.json").write_bytes(OTHER_TOOLS.read_bytes())  # filed by hand, before add checked
+    before = snapshot(data)
+    code, said, _ = run("check", data, capsys=capsys)
+    assert code == 0 and snapshot(data) == before
+    warned = [line for line in said if line.startswith(f"warning: {CAPTURE}.tools.json: $.tools: ")]
+    assert len(warned) == 1 and (f"none of its 14 tools is among the 26 that {CAPTURE}.score.json scored"
+                                 in warned[0]) and "another server's tools/list" in warned[0], said

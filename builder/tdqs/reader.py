@@ -100,6 +100,12 @@ class Capture:
     def generated_at(self) -> str:
         return self.report.generated_at
 
+    @property
+    def foreign_tools_list(self) -> bool:
+        """The tools/list beside the report shares no tool with it: most likely another server's,
+        filed by mistake, whose tools would otherwise be published as "not scored yet"."""
+        return bool(self.unscored) and not any(record.definition is not None for record in self.tools)
+
 
 @dataclass(frozen=True)
 class ToolList:
@@ -360,7 +366,7 @@ def _capture(
     for disagreement in server.disagreements:
         log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
     scoring_system, grading_system = versions_for(report.spec_version)
-    return Capture(
+    capture = Capture(
         capture_id=files.capture_id,
         file=name,
         tools_file=relative_name(files.tools, data_dir) if files.tools else None,
@@ -371,6 +377,22 @@ def _capture(
         grading_system=meta.grading_system or grading_system,
         unscored=tuple(sorted(set(loaded.definitions or {}) - {record.name for record in records})),
     )
+    if capture.foreign_tools_list and capture.tools_file is not None:
+        log.add(capture.tools_file, SYSTEM, "$.tools", f"{foreign_tools_reason(capture, name)}: it looks like "
+                "another server's tools/list, and its tools are listed as not scored yet", severity="warning")
+    return capture
+
+
+def foreign_tools_reason(capture: Capture, report_name: str) -> str:
+    """What a tools/list that does not belong beside its report lacks, in one line."""
+    count = len(capture.unscored)
+    names = [record.name for record in capture.tools]
+    return (f"none of its {count} tool{'' if count == 1 else 's'} is among the {len(names)} that "
+            f"{report_name} scored ({_first_names(names)})")
+
+
+def _first_names(names: list[str], shown: int = 3) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
 def read_server(
