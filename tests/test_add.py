@@ -145,6 +145,35 @@ def test_the_build_has_a_page_for_every_added_item(operator: dict[str, Any]) -> 
     assert "example-maps/geocode" in Page((site / urls.flowmcp_report_page("example-maps_geocode")).read_text()).text
 
 
+def test_only_pages_that_show_stand_in_scores_say_so(operator: dict[str, Any]) -> None:
+    """The ScoreReport and the Scoring Protocol report are the stand-ins' (`stand-in/…` models); the
+    FlowMCP entries and CLEO's rows are real: their pages say nothing of stand-ins."""
+    site = operator["site"]
+
+    def banner(path: str) -> str | None:
+        text = Page((site / path).read_text()).text
+        return text.split("Stand-in scores", 1)[1].split(".", 1)[0] if "Stand-in scores" in text else None
+
+    tdqs = " (stand-in/deterministic-v1), not from a real model"
+    for path in (urls.HOME, urls.SERVERS, urls.server_page("server-github"), "changes/index.html",
+                 urls.tool_page("server-github", urls.slug("create_or_update_file"))):
+        assert banner(path) == tdqs, path
+    reports = " (stand-in/flowmcp-demo), not from a real model"
+    assert banner(urls.flowmcp_report_page("example-maps_geocode")) == reports
+    assert banner(urls.FLOWMCP) == reports  # the section's index lists the report among the real entries
+    real = [
+        urls.flowmcp_grading_page(f"providers/etherscan/account/tools/{urls.slug('getBalance')}",
+                                  urls.slug(Path(ENTRY).stem)),
+        urls.flowmcp_grading_page(f"providers/example/adapters/tools/{urls.slug('maliciousAdapter')}",
+                                  urls.slug(Path(VETOED).stem)),
+        urls.CLEO_SESSIONS, urls.RUBRIC, urls.PROBLEMS, "search/index.html",
+    ]
+    real += [run["page"] for run in json.loads((site / "api" / "sessions.json").read_text())["runs"]]
+    real += [p.relative_to(site).as_posix() for p in (site / "flowmcp" / "providers").rglob("index.html")]
+    for path in real:
+        assert banner(path) is None, path
+
+
 def test_adding_the_same_files_again_changes_nothing(operator: dict[str, Any], capsys) -> None:
     data = operator["data"]
     before = snapshot(data)

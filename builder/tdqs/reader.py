@@ -10,7 +10,7 @@ rejected with a reason; its server keeps its other captures.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +40,11 @@ from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 SYSTEM = "tdqs"
 SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
 STAND_IN_PREFIX = "stand-in/"
+
+
+def stand_in_models(models: Iterable[str | None]) -> list[str]:
+    """The stand-in models among `models`, sorted, each once."""
+    return sorted({model for model in models if model and model.startswith(STAND_IN_PREFIX)})
 
 
 def versions_for(spec_version: str) -> tuple[str, str]:
