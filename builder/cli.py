@@ -175,8 +175,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(line)
     files = model.log.files
     if _verbose(args):
-        for name in files:
-            print(f"read {name}")
+        for read in files:
+            print(f"read {read.file} ({read.system}, {read.status})")
     _say(args, f"{len(files)} files read, {model.log.error_count} errors, "
          f"{len(model.log) - model.log.error_count} warnings")
     return 1 if model.log.error_count or (settings.strict and len(model.log)) else 0
@@ -269,32 +269,34 @@ def cmd_try(args: argparse.Namespace) -> int:
     for path in args.files:
         if not Path(path).is_file():
             raise UserError(f"file not found: {path}")
+    reports: dict[str, tuple[Path, bytes]] = {}  # every file scored before anything is written
+    for path in args.files:
+        try:
+            server, report = stand_in_report(Path(path))
+        except NotToolsList as error:
+            raise UserError(str(error)) from error
+        if server in reports:
+            raise UserError(f"{path}: {reports[server][0]} is also server {server}: try them one at a time")
+        reports[server] = (Path(path), report)
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
-    servers: list[str] = []
     with tempfile.TemporaryDirectory(prefix="scorecards-try-") as folder:
-        for number, path in enumerate(args.files):
-            try:
-                server, report = stand_in_report(Path(path))
-            except NotToolsList as error:
-                raise UserError(str(error)) from error
-            if server in servers:
-                raise UserError(f"{path}: another file given is also server {server}: try them one at a time")
-            staged = Path(folder) / f"{number}-stand-in-report.json"
+        for server, (path, report) in reports.items():
+            staged = Path(folder) / f"{server}.stand-in.score.json"
             staged.write_bytes(report)
             try:
-                lines = add_files(data, [staged], tools=Path(path), server=server, shown=args.data)
+                lines = add_files(data, [staged], tools=path, server=server, shown=args.data)
             except AddError as error:
-                raise UserError(f"{error}; nothing was written for {path}") from error
+                shown = str(error).replace(str(staged), f"the stand-in report of {path}")
+                raise UserError(f"{shown}; nothing was written for {path}") from error
             for line in lines:
                 _say(args, line.replace(str(staged), f"stand-in report of {path}"))
-            servers.append(server)
     build_args = argparse.Namespace(
         data=args.data, output=args.output, config=None, title=None, base_url=None, site_url=None, dispute_url=None,
         strict=None, search=None, timings=None, workers=None, verbosity=args.verbosity,
     )
     code = cmd_build(build_args)
-    _say(args, f"stand-in scores, not from a model, for {', '.join(servers)}: see them with "
+    _say(args, f"stand-in scores, not from a model, for {', '.join(reports)}: see them with "
          f"`scorecards serve {args.output}`")
     return code
 
