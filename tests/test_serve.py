@@ -180,3 +180,23 @@ def test_watch_rebuilds_on_a_data_change_and_the_page_reloads(tmp_path: Path) ->
         assert b"second-server" in (tmp_path / "site" / "servers" / "index.html").read_bytes()
         code, err = stopped(process)
     assert code == 0 and "Traceback" not in err
+
+
+def test_an_open_page_reloads_itself_after_a_rebuild_in_a_real_browser(tmp_path: Path) -> None:
+    from browser import chromium
+
+    data = tmp_path / "data"
+    write_capture(data, "first-server", report("first-server", [tool_score(definition("t"), scores(4, 4, 4, 4, 4, 4))]))
+    with serving("site", "--watch", "data", "--no-search", cwd=tmp_path) as (url, process), chromium() as browser:
+        page = browser.new_page()  # type: ignore[attr-defined]
+        problems: list[str] = []
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+        page.goto(url + "servers/index.html")
+        assert "first-server" in page.inner_text("main") and "second-server" not in page.inner_text("main")
+        write_capture(data, "second-server",
+                      report("second-server", [tool_score(definition("u"), scores(3, 3, 3, 3, 3, 3))]))
+        # The test does not reload: the page's own script does (a locator, since the page's CSP forbids eval).
+        page.locator("main", has_text="second-server").wait_for(timeout=WAIT * 1000)
+        assert problems == []  # the script is allowed by the page's Content-Security-Policy
+        code, err = stopped(process)
+    assert code == 0 and "Traceback" not in err
