@@ -342,12 +342,6 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
                                        "strict": None})
     cmd_build(build_args)
     settings = Path(args.config) if args.config else find_settings(data, Path.cwd())
-    inputs = [data.resolve(), TEMPLATES.resolve()]
-    folders = [*inputs, *([settings.resolve().parent] if settings is not None else [])]
-
-    def wanted(path: Path) -> bool:
-        return any(path.is_relative_to(folder) for folder in inputs) or (
-            settings is not None and path == settings.resolve())
 
     def rebuild(changed: list[Path]) -> None:
         started = time.monotonic()
@@ -356,12 +350,15 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
         except (UserError, BuildFailed) as error:
             print(f"scorecards: rebuild failed: {error}", file=sys.stderr, flush=True)
             return
+        except Exception as error:  # a bug: said, and the server keeps serving the previous site
+            print(f"scorecards: rebuild failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+            return
         live.bump()
         if _verbose(args):
             print(f"rebuilt in {time.monotonic() - started:.1f}s after changes to "
                   f"{', '.join(str(path) for path in changed)}", file=sys.stderr, flush=True)
 
-    watch(folders, wanted, rebuild, threading.Event())
+    watch([data, TEMPLATES], [settings] if settings is not None else [], rebuild, threading.Event())
 
 
 def parser() -> argparse.ArgumentParser:

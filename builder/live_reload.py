@@ -56,20 +56,29 @@ class LiveReload:
 
 
 def watch(
-    folders: Sequence[Path], wanted: Callable[[Path], bool], rebuild: Callable[[list[Path]], None],
-    stop: threading.Event,
-) -> threading.Thread:
-    """Calls `rebuild` with the changed paths (those `wanted` keeps) after each burst of changes
-    under `folders`, in a daemon thread, until `stop` is set."""
+    folders: Sequence[Path], files: Sequence[Path], rebuild: Callable[[list[Path]], None], stop: threading.Event,
+) -> list[threading.Thread]:
+    """Calls `rebuild` with the changed paths after each burst of changes to anything under
+    `folders` or to one of `files`, until `stop` is set. A file is watched through its folder, not
+    recursively (an editor that saves by renaming replaces the file, and the folder may be the one
+    the site is built into), so each kind has a daemon thread of its own; the rebuilds never
+    overlap."""
+    one_at_a_time = threading.Lock()
+    wanted = {file.resolve() for file in files}
 
-    def loop() -> None:
+    def loop(paths: Sequence[Path], recursive: bool, keep: Callable[[Path], bool]) -> None:
         changes = watchfiles.watch(
-            *folders, watch_filter=lambda _change, path: wanted(Path(path)), stop_event=stop, raise_interrupt=False,
-            debounce=300,
+            *paths, watch_filter=lambda _change, path: keep(Path(path)), stop_event=stop, raise_interrupt=False,
+            debounce=300, recursive=recursive,
         )
         for batch in changes:
-            rebuild(sorted({Path(path) for _change, path in batch}))
+            with one_at_a_time:
+                rebuild(sorted({Path(path) for _change, path in batch}))
 
-    thread = threading.Thread(target=loop, name="scorecards-watch", daemon=True)
-    thread.start()
-    return thread
+    jobs = [(folders, True, lambda _path: True)] if folders else []
+    if wanted:
+        jobs.append((sorted({file.parent for file in wanted}), False, lambda path: path.resolve() in wanted))
+    threads = [threading.Thread(target=loop, args=job, name="scorecards-watch", daemon=True) for job in jobs]
+    for thread in threads:
+        thread.start()
+    return threads

@@ -31,7 +31,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     live: LiveReload | None = None
 
     def log_message(self, format: str, *args: object) -> None:
-        if not self.quiet and not self.path.startswith(VERSION_PATH):  # the reload poll, twice a second
+        if not self.quiet and not getattr(self, "path", "").startswith(VERSION_PATH):  # the reload poll, twice a second
             super().log_message(format, *args)
 
     def do_GET(self) -> None:

@@ -178,6 +178,12 @@ def test_watch_rebuilds_on_a_data_change_and_the_page_reloads(tmp_path: Path) ->
         page = fetch(url + "servers/index.html")[2]
         assert b"second-server" in page and b'data-version="0"' not in page
         assert b"second-server" in (tmp_path / "site" / "servers" / "index.html").read_bytes()
+
+        (tmp_path / "scorecards.toml").write_text('base_url = "/repo/"\ntitle = "Renamed"\n', encoding="utf-8")
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and b"Renamed" not in fetch(url)[2]:
+            time.sleep(0.2)
+        assert b"<title>MCP tool definition scorecards \xc2\xb7 Renamed</title>" in fetch(url)[2]
         code, err = stopped(process)
     assert code == 0 and "Traceback" not in err
 
