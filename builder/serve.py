@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import http.server
+import socket
 import sys
 import urllib.parse
 from pathlib import Path
@@ -130,6 +131,10 @@ class _Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
+class _Server6(_Server):
+    address_family = socket.AF_INET6
+
+
 def make_server(
     folder: Path, *, port: int, base_url: str = "/", host: str = "127.0.0.1", quiet: bool = False,
     live: LiveReload | None = None,
@@ -137,7 +142,8 @@ def make_server(
     """Bound to (host, port) and ready to serve; OSError when the port is taken."""
     handler = type("Handler", (_Handler,), {"folder": Path(folder), "base_path": base_url, "quiet": quiet,
                                             "live": live})
-    return _Server((host, port), handler)
+    server = _Server6 if ":" in host else _Server  # `--host ::` listens on IPv6
+    return server((host, port), handler)
 
 
 def address(server: http.server.ThreadingHTTPServer, base_url: str) -> str:
