@@ -145,6 +145,35 @@ def test_the_build_has_a_page_for_every_added_item(operator: dict[str, Any]) -> 
     assert "example-maps/geocode" in Page((site / urls.flowmcp_report_page("example-maps_geocode")).read_text()).text
 
 
+def test_only_pages_that_show_stand_in_scores_say_so(operator: dict[str, Any]) -> None:
+    """The ScoreReport and the Scoring Protocol report are the stand-ins' (`stand-in/…` models); the
+    FlowMCP entries and CLEO's rows are real: their pages say nothing of stand-ins."""
+    site = operator["site"]
+
+    def banner(path: str) -> str | None:
+        text = Page((site / path).read_text()).text
+        return text.split("Stand-in scores", 1)[1].split(".", 1)[0] if "Stand-in scores" in text else None
+
+    tdqs = " (stand-in/deterministic-v1), not from a real model"
+    for path in (urls.HOME, urls.SERVERS, urls.server_page("server-github"), "changes/index.html",
+                 urls.tool_page("server-github", urls.slug("create_or_update_file"))):
+        assert banner(path) == tdqs, path
+    reports = " (stand-in/flowmcp-demo), not from a real model"
+    assert banner(urls.flowmcp_report_page("example-maps_geocode")) == reports
+    assert banner(urls.FLOWMCP) == reports  # the section's index lists the report among the real entries
+    real = [
+        urls.flowmcp_grading_page(f"providers/etherscan/account/tools/{urls.slug('getBalance')}",
+                                  urls.slug(Path(ENTRY).stem)),
+        urls.flowmcp_grading_page(f"providers/example/adapters/tools/{urls.slug('maliciousAdapter')}",
+                                  urls.slug(Path(VETOED).stem)),
+        urls.CLEO_SESSIONS, urls.RUBRIC, urls.PROBLEMS, "search/index.html",
+    ]
+    real += [run["page"] for run in json.loads((site / "api" / "sessions.json").read_text())["runs"]]
+    real += [p.relative_to(site).as_posix() for p in (site / "flowmcp" / "providers").rglob("index.html")]
+    for path in real:
+        assert banner(path) is None, path
+
+
 def test_adding_the_same_files_again_changes_nothing(operator: dict[str, Any], capsys) -> None:
     data = operator["data"]
     before = snapshot(data)
@@ -290,3 +319,36 @@ def test_the_readme_starts_with_the_set_up_and_its_quick_start_is_new_add_build(
     commands = [line.split("#")[0].strip() for line in blocks[1].splitlines()]
     assert [command.split(" && ")[0].split()[:2] for command in commands] == [
         ["scorecards", "new"], ["scorecards", "add"], ["scorecards", "build"]]
+
+
+OTHER_TOOLS = SHARED / "real-tools" / "server-filesystem.json"
+"""Another server's real tools/list: none of its 14 tools is one of server-github's 26."""
+
+
+def test_another_servers_tools_list_is_refused_with_one_line(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    scored = [tool["name"] for tool in save_report(report)["tools"]]
+    code, said, err = run("add", data, report, "--tools", OTHER_TOOLS, capsys=capsys)
+    assert code == 2 and said == [] and err == (
+        f"scorecards: {OTHER_TOOLS}: $.tools: none of its 14 tools is among the 26 that {report} scored "
+        f"({', '.join(scored[:3])} and 23 more): it looks like another server's tools/list; give the one this "
+        "report scored; nothing was written\n")
+    assert snapshot(data) == {}
+    assert run("add", data, report, "--tools", TOOLS, capsys=capsys)[0] == 0
+
+
+def test_check_warns_of_a_tools_list_already_filed_beside_another_servers_report(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    save_report(report)
+    assert run("add", data, report, capsys=capsys)[0] == 0
+    (data / f"{CAPTURE}.tools.json").write_bytes(OTHER_TOOLS.read_bytes())  # filed by hand, before add checked
+    before = snapshot(data)
+    code, said, _ = run("check", data, capsys=capsys)
+    assert code == 0 and snapshot(data) == before
+    warned = [line for line in said if line.startswith(f"warning: {CAPTURE}.tools.json: $.tools: ")]
+    assert len(warned) == 1 and (f"none of its 14 tools is among the 26 that {CAPTURE}.score.json scored"
+                                 in warned[0]) and "another server's tools/list" in warned[0], said

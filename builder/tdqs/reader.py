@@ -10,7 +10,7 @@ rejected with a reason; its server keeps its other captures.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -41,6 +41,11 @@ from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 SYSTEM = "tdqs"
 SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
 STAND_IN_PREFIX = "stand-in/"
+
+
+def stand_in_models(models: Iterable[str | None]) -> list[str]:
+    """The stand-in models among `models`, sorted, each once."""
+    return sorted({model for model in models if model and model.startswith(STAND_IN_PREFIX)})
 
 
 def versions_for(spec_version: str) -> tuple[str, str]:
@@ -103,6 +108,12 @@ class Capture:
     @property
     def generated_at(self) -> str:
         return self.report.generated_at
+
+    @property
+    def foreign_tools_list(self) -> bool:
+        """The tools/list beside the report shares no tool with it: most likely another server's,
+        filed by mistake, whose tools would otherwise be published as "not scored yet"."""
+        return bool(self.unscored) and not any(record.definition is not None for record in self.tools)
 
 
 @dataclass(frozen=True)
@@ -395,7 +406,7 @@ def _capture(
             severity="warning",
         )
     scoring_system, grading_system = versions_for(report.spec_version)
-    return Capture(
+    capture = Capture(
         capture_id=files.capture_id,
         file=name,
         tools_file=relative_name(files.tools, data_dir) if files.tools else None,
@@ -406,6 +417,22 @@ def _capture(
         grading_system=meta.grading_system or grading_system,
         unscored=tuple(sorted(set(loaded.definitions or {}) - {record.name for record in records})),
     )
+    if capture.foreign_tools_list and capture.tools_file is not None:
+        log.add(capture.tools_file, SYSTEM, "$.tools", f"{foreign_tools_reason(capture, name)}: it looks like "
+                "another server's tools/list, and its tools are listed as not scored yet", severity="warning")
+    return capture
+
+
+def foreign_tools_reason(capture: Capture, report_name: str) -> str:
+    """What a tools/list that does not belong beside its report lacks, in one line."""
+    count = len(capture.unscored)
+    names = [record.name for record in capture.tools]
+    return (f"none of its {count} tool{'' if count == 1 else 's'} is among the {len(names)} that "
+            f"{report_name} scored ({_first_names(names)})")
+
+
+def _first_names(names: list[str], shown: int = 3) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
 def read_server(

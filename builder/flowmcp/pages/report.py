@@ -10,7 +10,15 @@ from collections.abc import Iterator
 
 from builder import urls
 from builder.flowmcp.pages.hints import Hint, report_hints
-from builder.flowmcp.pages.views import Context, DifferenceView, View, api_json, differences, mean_text
+from builder.flowmcp.pages.views import (
+    Context,
+    DifferenceView,
+    View,
+    api_json,
+    differences,
+    labelled,
+    mean_text,
+)
 from builder.flowmcp.reports import ReportRecord, ReportSet
 from builder.flowmcp.rules import GRADING_SYSTEM
 from builder.pages.page import DataFile, Page
@@ -160,10 +168,11 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
 
 
 def report_outputs(found: ReportSet) -> Iterator[Page | DataFile]:
-    current = report_context(found, found.current, as_index=True)
+    models = [record.report.harness.model for record in found.reports]  # each page lists every version
+    current = labelled(report_context(found, found.current, as_index=True), models)
     yield Page(urls.flowmcp_report_page(found.slug), "flowmcp/report.html", current)
     yield DataFile(current.api_path, api_json(current))
     for record in found.reports:
-        version = report_context(found, record, as_index=False)
+        version = labelled(report_context(found, record, as_index=False), models)
         yield Page(urls.flowmcp_report_version_page(found.slug, slug(record.stem)), "flowmcp/report.html", version)
         yield DataFile(version.api_path, api_json(version))

@@ -72,6 +72,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
         flags=[(name, stats.flag_counts[name], share) for name, share in stats.flag_shares.items()],
         coherence=[(d.name, stats.server_level.coherence[d.key]) for d in COHERENCE_DIMENSIONS],
         models=corpus.models,
+        stand_in_models=corpus.stand_in_models,
         spec_versions=corpus.spec_versions,
         tier_chart=charts.bar(
             "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",

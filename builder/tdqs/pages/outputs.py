@@ -84,7 +84,7 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus)
     yield rubric_page()
-    yield publish.changes_page(corpus.changes)
+    yield publish.changes_page(corpus.changes, corpus.stand_in_models)
     yield publish.downloads_page()
     yield from bulk_files(con)
     yield publish.site_feed(corpus.feed, config)

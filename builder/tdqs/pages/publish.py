@@ -190,11 +190,12 @@ def change_order(row: ChangeRow) -> tuple[str, str]:
     return row.scored_at, row.server_slug
 
 
-def changes_page(newest: Newest[ChangeRow]) -> Page:
-    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept."""
+def changes_page(newest: Newest[ChangeRow], stand_ins: list[str]) -> Page:
+    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept; `stand_ins`:
+    the corpus's stand-in models (the page says its scores may be theirs)."""
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
         title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
-        rows=newest.items, total=newest.total, history_path=HISTORY))
+        rows=newest.items, total=newest.total, history_path=HISTORY, stand_in_models=stand_ins))
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:

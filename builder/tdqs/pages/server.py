@@ -34,7 +34,7 @@ from builder.tdqs.pages.views import (
     stated_text,
     unscored_rows,
 )
-from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.reader import Capture, Server, ToolRecord, stand_in_models
 from builder.tdqs.server_advice import Pattern, Step, server_advice
 from builder.tdqs.tool_reach import TIER_A, Milestone, ToolReach
 
@@ -366,6 +366,7 @@ def server_context(
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
     return ServerContext(
+        stand_in_models=stand_in_models(c.report.model for c in server.captures),
         title=server.display_name,
         description=f"TDQS scorecard of the MCP server {server.display_name}: {len(capture.tools)} tools scored.",
         server_id=server.server_id,
