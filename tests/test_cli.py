@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus import SHARED, definition, report, scores, tool_score, write_capture
+from corpus import definition, report, scores, tool_score, write_capture
+from shared_data import shared_file
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -41,7 +42,7 @@ def test_errors_fail_check_and_strict_builds_but_not_plain_builds(tmp_path: Path
     run("index", str(tmp_path))
     broken = tmp_path / "servers" / "broken"
     broken.mkdir()
-    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes((SHARED / "bad-input" / "not-json-capture.json").read_bytes())
+    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes(shared_file("bad-input/not-json-capture.json").read_bytes())
     checked = run("check", str(tmp_path))
     assert checked.returncode == 1
     assert "error: servers/broken/2026-06-01T00-00-00Z.score.json: $: not valid JSON" in checked.stdout
