@@ -231,7 +231,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
-    root.add_argument("--version", action="version", version=f"scorecards {version('scorecards')}")
+    root.add_argument("--version", action="version", version=f"scorecards {version('mcp-scorecard-site')}")
     commands = root.add_subparsers(dest="command", required=True)
 
     build = commands.add_parser("build", help="build the site from a data folder")

@@ -29,7 +29,7 @@ def _target_name(relative: Path) -> Path:
 
 def skeleton_files() -> list[tuple[Path, str]]:
     """(path inside the new repository, text) for every file of the skeleton, sorted."""
-    current = version("scorecards")
+    current = version("mcp-scorecard-site")  # the distribution that made the skeleton
     return [
         (_target_name(path.relative_to(SKELETON)), path.read_text(encoding="utf-8").replace(PLACEHOLDER, current))
         for path in sorted(SKELETON.rglob("*")) if path.is_file()
