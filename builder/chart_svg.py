@@ -225,8 +225,8 @@ def _scatter(figure: dict[str, Any], label: str) -> str:
         body.append(f'<line class="grid" x1="{left}" y1="{y_of(tick):.1f}" x2="{WIDTH - right}" y2="{y_of(tick):.1f}"/>')
         body.append(f'<text x="{left - 6}" y="{y_of(tick) + 4:.1f}" text-anchor="end">{_number(tick)}{_text(suffix)}</text>')
     for shape in layout.get("shapes") or []:
-        y = y_of(float(shape["y0"]))
-        body.append(f'<line class="threshold" x1="{left}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}"/>')
+        level = y_of(float(shape["y0"]))
+        body.append(f'<line class="threshold" x1="{left}" y1="{level:.1f}" x2="{WIDTH - right}" y2="{level:.1f}"/>')
     for note in layout.get("annotations") or []:
         body.append(f'<text x="{WIDTH - right + 6}" y="{y_of(float(note["y"])) + 4:.1f}">{_text(note["text"])}</text>')
     shown_x: list[int] = []

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from builder.annotations import annotations
 from builder.config import SiteConfig
+from builder.scaffold import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 
@@ -123,6 +125,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log
+    for line in annotations(log.problems, data):  # on GitHub Actions only
+        print(line)
     warnings = len(log) - log.error_count
     print(
         f"built {result.files_written} files into {args.output} "
@@ -142,6 +146,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in model.log.problems:
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
+    for line in annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
+        print(line)
     files = model.log.files
     print(f"{len(files)} files read, {model.log.error_count} errors, {len(model.log) - model.log.error_count} warnings")
     return 1 if model.log.error_count or (settings.strict and len(model.log)) else 0
@@ -149,22 +155,22 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.reader import read_servers
     from builder.tdqs.registry_index import write_index
 
     data = _data_dir(args.data)
     log = ProblemLog()
-    corpus = read_tdqs(data, log)
-    if corpus is None:
+    servers = read_servers(data, log)
+    if servers is None:
         raise UserError(f"no TDQS captures under {data / 'servers'}")
-    path = write_index(data, corpus)
-    print(f"wrote {path} ({len(corpus.servers)} servers); {log.error_count} input errors")
+    path, count = write_index(data, servers)
+    print(f"wrote {path} ({count} servers); {log.error_count} input errors")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from builder.engine.problems import ProblemLog
-    from builder.tdqs.reader import read_tdqs
+    from builder.tdqs.reader import read_servers
     from builder.tdqs.registry_index import write_index
     from scorecards_demo.generate import generate_demo
 
@@ -177,9 +183,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
                       progress=lambda done, total: progress("score", done, total))
     except ValueError as error:
         raise UserError(str(error)) from error
-    corpus = read_tdqs(out, ProblemLog())
-    if corpus is not None:
-        write_index(out, corpus)
+    servers = read_servers(out, ProblemLog())
+    if servers is not None:
+        write_index(out, servers)
     print(f"wrote a demo corpus of {args.servers} servers and {args.tools} tools into {out} (stand-in scores)")
     return 0
 
@@ -231,7 +237,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
-    root.add_argument("--version", action="version", version=f"scorecards {version('mcp-scorecard-site')}")
+    root.add_argument("--version", action="version", version=f"scorecards {version(DISTRIBUTION)}")
     commands = root.add_subparsers(dest="command", required=True)
 
     build = commands.add_parser("build", help="build the site from a data folder")

@@ -1,10 +1,13 @@
 """`scorecards new DIR`: a repository ready to push, as `hugo new site` or `mkdocs new` make one.
 
 It holds an empty data folder (or, with `--demo`, the generated demo corpus), `scorecards.toml`
-with every key documented, the GitHub Pages workflow pinned to the scorecards version that made it,
-a README that says how to add results and publish, and a `.gitignore` for the build's output. The
-files are package data (`templates/new/`, dotfiles stored as `dot-…`); the version goes in for
-`@SCORECARDS_VERSION@`. A folder that is not empty is refused: `new` never mixes with what is there.
+with every key documented, `requirements.txt` pinning the scorecards version that made it (which the
+workflow installs, setup-python's pip cache keys on, and Dependabot upgrades), the GitHub Pages
+workflow (a pull request checked, a push to main published), Dependabot's settings, a README that
+says how to publish the first time and add results, and a `.gitignore` for the build's output. The
+files are package data (`templates/new/`, dotfiles stored as `dot-…`); the distribution's name and
+version go in for `@SCORECARDS_DISTRIBUTION@` and `@SCORECARDS_VERSION@`. A folder that is not
+empty is refused: `new` never mixes with what is there.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from pathlib import Path
 from builder.engine.assets import TEMPLATES
 
 SKELETON = TEMPLATES / "new"
-PLACEHOLDER = "@SCORECARDS_VERSION@"
+
+DISTRIBUTION = "mcp-scorecard-site"
+"""This package's name on the package index (pyproject.toml's `project.name`): what a new
+repository's requirements.txt pins."""
 
 
 class NotEmpty(Exception):
@@ -29,11 +35,15 @@ def _target_name(relative: Path) -> Path:
 
 def skeleton_files() -> list[tuple[Path, str]]:
     """(path inside the new repository, text) for every file of the skeleton, sorted."""
-    current = version("mcp-scorecard-site")  # the distribution that made the skeleton
-    return [
-        (_target_name(path.relative_to(SKELETON)), path.read_text(encoding="utf-8").replace(PLACEHOLDER, current))
-        for path in sorted(SKELETON.rglob("*")) if path.is_file()
-    ]
+    values = {"@SCORECARDS_DISTRIBUTION@": DISTRIBUTION, "@SCORECARDS_VERSION@": version(DISTRIBUTION)}
+    return [(_target_name(path.relative_to(SKELETON)), _fill(path.read_text(encoding="utf-8"), values))
+            for path in sorted(SKELETON.rglob("*")) if path.is_file()]
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for placeholder, value in values.items():
+        text = text.replace(placeholder, value)
+    return text
 
 
 def check_new_folder(folder: Path) -> None:

@@ -119,12 +119,6 @@ def relative(from_page: str, to_path: str) -> str:
     return link
 
 
-def root_prefix(from_page: str) -> str:
-    """`../../` for a page two folders deep; `` for a page at the root."""
-    depth = from_page.count("/")
-    return "../" * depth
-
-
 # ---- the site's page paths, named for what they show ------------------------------------------
 
 HOME = "index.html"

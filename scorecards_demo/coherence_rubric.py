@@ -142,7 +142,7 @@ def _completeness(tools: tuple[PromptTool, ...]) -> tuple[int, str]:
     stages: dict[frozenset[str], set[str]] = defaultdict(set)
     for tool in tools:
         verb, nouns = _split(tool.name)
-        if verb in LIFECYCLE and nouns:
+        if verb is not None and verb in LIFECYCLE and nouns:
             stages[nouns].add(LIFECYCLE[verb])
     groups = [found for found in stages.values() if len(found) >= 2 or "create" in found]
     if not groups:

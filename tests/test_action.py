@@ -1,5 +1,5 @@
 """action.yml, the composite action an operator's workflow names in one line: official actions only,
-each pinned to a major version; scorecards installed from the action's own folder; the output folder
+each pinned by commit with its release in a comment; scorecards installed from the action's own folder; the output folder
 kept by actions/cache when asked; the artifact tar built with the Pages base URL and uploaded as
 `github-pages`, which is what actions/deploy-pages deploys."""
 
@@ -18,12 +18,15 @@ def action() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 
 
-def test_the_action_is_composite_and_names_only_official_actions_pinned_to_a_major_version() -> None:
+def test_the_action_is_composite_and_names_only_official_actions_pinned_by_commit() -> None:
     document = action()
     assert document["runs"]["using"] == "composite"
     steps = document["runs"]["steps"]
     uses = [step["uses"] for step in steps if "uses" in step]
-    assert uses and all(re.fullmatch(r"actions/[a-z-]+@v\d+", use) for use in uses), uses
+    assert uses and all(re.fullmatch(r"actions/[a-z-]+@[0-9a-f]{40}", use) for use in uses), uses
+    # The release each commit is, in a comment on the same line (what Dependabot updates with it).
+    text = (ROOT / "action.yml").read_text(encoding="utf-8")
+    assert all(re.search(re.escape(use) + r" # v\d+\.\d+\.\d+\n", text) for use in uses), uses
     assert {use.split("@")[0] for use in uses} == {
         "actions/setup-python", "actions/configure-pages", "actions/cache", "actions/upload-artifact"}
     assert all(step.get("shell") == "bash" for step in steps if "run" in step)  # composite steps must say
@@ -44,7 +47,7 @@ def test_it_installs_itself_restores_the_build_builds_the_tar_and_uploads_it() -
     steps = action()["runs"]["steps"]
     order = [s.get("uses", s.get("name", "")) for s in steps]
     install = next(s for s in steps if "pip install" in s.get("run", ""))
-    assert install["run"] == 'pip install "${{ github.action_path }}"'
+    assert install["run"] == 'pip install "$GITHUB_ACTION_PATH"'  # the runner's name for the action's folder
     cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
     assert cache["if"] == "inputs.cache == 'true'"
     assert cache["with"]["restore-keys"] and cache["with"]["key"].startswith(cache["with"]["restore-keys"])

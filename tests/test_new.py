@@ -12,7 +12,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+VERSION = PROJECT["version"]
+DISTRIBUTION = PROJECT["name"]
 
 
 def scorecards(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -20,23 +22,76 @@ def scorecards(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           check=False, env={**os.environ, "HOME": str(cwd)})
 
 
-def test_new_makes_a_repository_with_a_pinned_workflow(tmp_path: Path) -> None:
+def test_new_makes_a_repository_that_pins_the_version_that_made_it(tmp_path: Path) -> None:
     result = scorecards("new", "registry", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     repo = tmp_path / "registry"
     files = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
-    assert files == [".github/workflows/pages.yml", ".gitignore", "README.md", "data/README.md", "scorecards.toml"]
-    workflow = yaml.safe_load((repo / ".github" / "workflows" / "pages.yml").read_text())
-    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
-    uses = [step["uses"] for step in steps if "uses" in step]
-    assert uses and all(re.fullmatch(r"actions/[a-z-]+@v\d+", use) for use in uses), uses
-    runs = " ".join(step.get("run", "") for step in steps)
-    assert f'pip install "scorecards=={VERSION}"' in runs and "scorecards build data -o site" in runs
-    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    assert files == [".github/dependabot.yml", ".github/workflows/pages.yml", ".gitignore", "README.md",
+                     "data/README.md", "requirements.txt", "scorecards.toml"]
+    # The package index's name of this distribution and this version, the one line pip reads.
+    requirements = (repo / "requirements.txt").read_text().splitlines()
+    assert [line for line in requirements if line and not line.startswith("#")] == [f"{DISTRIBUTION}=={VERSION}"]
     settings = tomllib.loads((repo / "scorecards.toml").read_text())
     assert settings == {"title": "MCP Scorecards"}  # every other key documented, commented out
-    readme = (repo / "README.md").read_text()
-    assert "scorecards add" in readme and f"scorecards=={VERSION}" in readme and "@SCORECARDS_VERSION@" not in readme
+    for path in files:
+        assert "@SCORECARDS_" not in (repo / path).read_text(), path
+    dependabot = yaml.safe_load((repo / ".github" / "dependabot.yml").read_text())
+    assert dependabot["version"] == 2
+    assert {(update["package-ecosystem"], update["directory"]) for update in dependabot["updates"]} == {
+        ("pip", "/"), ("github-actions", "/")}
+
+
+def workflow_of(repo: Path) -> dict:
+    return yaml.safe_load((repo / ".github" / "workflows" / "pages.yml").read_text())
+
+
+def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(tmp_path: Path) -> None:
+    assert scorecards("new", "site", cwd=tmp_path).returncode == 0
+    repo = tmp_path / "site"
+    workflow = workflow_of(repo)
+    # pyyaml reads the key `on` as True (YAML 1.1).
+    assert set(workflow[True]) == {"push", "pull_request", "workflow_dispatch"}
+    assert workflow["permissions"] == {"contents": "read"}
+    jobs = workflow["jobs"]
+    assert {name: job.get("permissions") for name, job in jobs.items()} == {
+        "check": None, "build": None, "deploy": {"pages": "write", "id-token": "write"}}
+    assert jobs["check"]["if"] == "github.event_name == 'pull_request'"
+    assert jobs["build"]["if"] == "github.event_name != 'pull_request'" and jobs["deploy"]["needs"] == "build"
+    steps = [step for job in jobs.values() for step in job["steps"]]
+    for step in steps:
+        if step.get("uses", "").startswith("actions/checkout@"):
+            assert step["with"]["persist-credentials"] is False
+        # Expressions reach a script only through its environment, never spliced into its text.
+        assert "${{" not in step.get("run", "")
+    check = [step.get("run") for step in jobs["check"]["steps"] if "run" in step]
+    assert check == ["pip install -r requirements.txt", "scorecards check data --strict",
+                     'scorecards build data -o "$OUT/artifact.tar"']
+    assert not any(step.get("uses", "").startswith(("actions/upload", "actions/deploy", "actions/cache@"))
+                   for step in jobs["check"]["steps"])  # nothing published, no cache written
+    build = [step.get("run") for step in jobs["build"]["steps"] if "run" in step]
+    assert build == ["pip install -r requirements.txt",
+                     'scorecards build data -o "$OUT/artifact.tar" --base-url "$BASE_URL/"']
+    python = [step for step in steps if step.get("uses", "").startswith("actions/setup-python@")]
+    assert len(python) == 2 and all(step["with"]["cache"] == "pip" for step in python)
+
+
+def test_every_action_is_pinned_by_commit_with_its_release_in_a_comment(tmp_path: Path) -> None:
+    assert scorecards("new", "site", cwd=tmp_path).returncode == 0
+    text = (tmp_path / "site" / ".github" / "workflows" / "pages.yml").read_text()
+    uses = re.findall(r"^\s*(?:- )?uses: (.*)$", text, flags=re.MULTILINE)
+    assert len(uses) == 9
+    for use in uses:
+        assert re.fullmatch(r"actions/[a-z-]+(/restore)?@[0-9a-f]{40} # v\d+\.\d+\.\d+", use), use
+
+
+def test_the_readme_turns_pages_on_before_the_first_push(tmp_path: Path) -> None:
+    assert scorecards("new", "site", cwd=tmp_path).returncode == 0
+    readme = (tmp_path / "site" / "README.md").read_text()
+    create, pages, push = (readme.index(step) for step in (
+        "Create an empty repository", "**Source** to **GitHub Actions**", "git push -u origin main"))
+    assert create < pages < push
+    assert "pip install -r requirements.txt" in readme and "Dependabot" in readme and f"{DISTRIBUTION}" in readme
 
 
 def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import duckdb
 import pytest
-import yaml
 from corpus import definition, report, scores, tool_score, write_capture
 from site_helpers import Page, api, build_in_memory
 
@@ -153,18 +151,6 @@ def test_a_big_sitemap_becomes_an_index() -> None:
     assert not list(sitemap_files(["a/index.html"], SiteConfig()))  # no absolute URL known: no sitemap
 
 
-def test_pages_workflow_uses_the_official_actions() -> None:
-    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
-    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
-    uses = {step["uses"].split("@")[0] for step in steps if "uses" in step}
-    assert {"actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"} <= uses
-    run = " ".join(step.get("run", "") for step in steps)
-    assert "pip install -e ." in run and "scorecards build data -o site" in run
-    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
-    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
-    assert upload["with"]["path"] == "site"
-
-
 def test_every_scorecard_kind_has_the_dispute_link(tmp_path: Path) -> None:
     import json as _json
 
@@ -180,26 +166,6 @@ def test_every_scorecard_kind_has_the_dispute_link(tmp_path: Path) -> None:
     kinds = {o.template: o.path for o in model.outputs if hasattr(o, "template")}
     for template in ("tdqs/server.html", "tdqs/tool.html", "cleo/session.html", "cleo/run.html"):
         assert dispute in Page(writer.text(kinds[template])).links, template
-
-
-def test_the_registry_workflow_rebuilds_from_a_cached_output() -> None:
-    """docs/workflows/pages-registry.yml: the artifact tar written directly, its output folder (the
-    previous tar and its build cache) restored and saved by actions/cache; official actions only,
-    each pinned to a major version."""
-    workflow = yaml.safe_load((ROOT / "docs" / "workflows" / "pages-registry.yml").read_text())
-    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
-    uses = [step["uses"] for step in steps if "uses" in step]
-    assert all(re.fullmatch(r"actions/[a-z-]+@v\d+", use) for use in uses), uses
-    out = workflow["jobs"]["build"]["env"]["OUT"]
-    cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
-    assert cache["with"]["path"] == "${{ env.OUT }}"
-    assert cache["with"]["restore-keys"] and cache["with"]["key"].startswith(cache["with"]["restore-keys"])
-    build = next(s for s in steps if "scorecards build" in s.get("run", ""))
-    assert '-o "$OUT/artifact.tar"' in build["run"] and out
-    order = [s.get("uses", s.get("name", "")) for s in steps]
-    assert order.index(cache["uses"]) < order.index(build["name"])
-    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@"))
-    assert upload["with"]["name"] == "github-pages" and upload["with"]["path"] == "${{ env.OUT }}/artifact.tar"
 
 
 def test_downloads_keep_the_server_flag_apart_from_the_tools_flags(tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ def test_index_json_disagreements_are_reported(tmp_path: Path) -> None:
     from builder.tdqs.registry_index import write_index
 
     good_server(tmp_path)
-    write_index(tmp_path, read_tdqs(tmp_path, ProblemLog()))
+    write_index(tmp_path, read_tdqs(tmp_path, ProblemLog()).servers)
     index = json.loads((tmp_path / "index.json").read_text())
     assert index["servers"][0]["scores"]["overallScore"] is not None
     writer, _ = build_in_memory(tmp_path)
@@ -130,7 +130,7 @@ def test_index_comparison_reads_the_expected_entries_once(tmp_path: Path) -> Non
     write_capture(tmp_path, "second", report("second", [tool_score(definition("s"), scores(3, 3, 3, 3, 3, 3))]))
     write_capture(tmp_path, "newcomer", report("newcomer", [tool_score(definition("n"), scores(3, 3, 3, 3, 3, 3))]))
     corpus = read_tdqs(tmp_path, ProblemLog())
-    write_index(tmp_path, corpus)
+    write_index(tmp_path, corpus.servers)
     stored = json.loads((tmp_path / "index.json").read_text())
     by_id = {entry["id"]: entry for entry in stored["servers"]}
     first = next(i for i in by_id if i not in ("second", "newcomer"))

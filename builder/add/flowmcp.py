@@ -96,7 +96,7 @@ def _name(source: Path, where: str, value: str | None, why: str) -> str:
 
 
 def _file_name(entry: GradingEntry) -> str:
-    parts = [entry.area]
+    parts: list[str] = [entry.area]
     persona = entry.persona
     if persona is not None and safe_segment(persona.lens_id) and "--" not in persona.lens_id:
         parts += [persona.base_persona_id, persona.lens_id]

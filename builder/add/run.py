@@ -16,7 +16,7 @@ from builder.add.plan import AddError, Filing
 from builder.add.write import apply, conflicts
 from builder.engine.problems import ProblemLog
 from builder.tdqs.reader import SYSTEM as TDQS
-from builder.tdqs.reader import read_tdqs
+from builder.tdqs.reader import read_servers
 from builder.tdqs.registry_index import write_index
 
 
@@ -32,10 +32,9 @@ def add_files(
     prefix = (shown or str(data)).rstrip("/") + "/"
     lines = [_line(filing, done, prefix) for filing, done in zip(filings, there, strict=True)]
     if any(filing.system == TDQS and not done for filing, done in zip(filings, there, strict=True)):
-        corpus = read_tdqs(data, ProblemLog())
-        if corpus is not None:
-            write_index(data, corpus)
-            count = len(corpus.servers)
+        servers = read_servers(data, ProblemLog())
+        if servers is not None:
+            _, count = write_index(data, servers)
             lines.append(f"updated {prefix}index.json ({count} server{'' if count == 1 else 's'})")
     return lines
 

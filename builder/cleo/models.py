@@ -21,6 +21,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from builder.numbers import exact_sum
+
 Points = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
 PositivePoints = Annotated[float, Field(strict=True, gt=0, allow_inf_nan=False)]
 
@@ -60,6 +62,16 @@ class Dimensions(CleoModel):
             "errorProtocol": self.error_protocol,
             "disclosureUse": self.disclosure_use,
         }
+
+    @property
+    def score_total(self) -> float:
+        """What a run is graded on: the exact sum of its dimension scores (totalScore by definition)."""
+        return exact_sum([dimension.score for dimension in self.by_key().values()])
+
+    @property
+    def max_total(self) -> float:
+        """The exact sum of the dimension maxima (maxScore by definition)."""
+        return exact_sum([dimension.max for dimension in self.by_key().values()])
 
 
 class GradeResult(CleoModel):

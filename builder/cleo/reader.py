@@ -25,7 +25,6 @@ from pydantic import ValidationError
 from builder.cleo.models import GradeResult
 from builder.cleo.rubric import is_gradable
 from builder.engine.problems import ProblemLog, describe_validation_error
-from builder.numbers import exact_sum
 from builder.sources.datafolder import Unreadable, entries, read_regular
 from builder.sources.jsonfile import MAX_FILE_BYTES, parse_json, relative_name
 
@@ -93,15 +92,14 @@ def read_grade_file(path: Path, data_dir: Path, log: ProblemLog) -> list[GradeLi
 
 def disagreements(result: GradeResult) -> list[tuple[str, str]]:
     """Stored totals that the row's own dimensions do not reproduce: (json path, reason)."""
-    dimensions = result.dimensions.by_key().values()
     found = []
-    score_sum = exact_sum([dimension.score for dimension in dimensions])
+    score_sum = result.dimensions.score_total
     if score_sum != result.total_score:
         found.append(("$.totalScore", (
             f"totalScore is {result.total_score:g} but the dimension scores add up to "
             f"{score_sum:g}; the site grades from the sum and shows the stated total beside it"
         )))
-    max_sum = exact_sum([dimension.max for dimension in dimensions])
+    max_sum = result.dimensions.max_total
     if max_sum != result.max_score:
         found.append(("$.maxScore", (
             f"maxScore is {result.max_score:g} but the dimension maxima add up to {max_sum:g}; "

@@ -21,7 +21,6 @@ from builder.cleo.corpus import CleoCorpus, Run
 from builder.cleo.queries import sql
 from builder.cleo.rubric import match_flag
 from builder.config import CleoGradeScale
-from builder.numbers import exact_sum
 from builder.store.tables import load_rows
 
 RUN_COLUMNS = {
@@ -42,13 +41,12 @@ SCALE_COLUMNS = {"position": "INTEGER", "letter": "VARCHAR", "min_share": "DOUBL
 
 def _run_row(run: Run, seq: int, current: bool) -> tuple[Any, ...]:
     result = run.result
-    dimensions = result.dimensions.by_key().values()
     # Naive UTC: DuckDB's TIMESTAMP has no zone, so no session setting can shift it.
     graded_at = result.graded_at.astimezone(UTC).replace(tzinfo=None).isoformat(sep=" ")
     return (
         run.key, result.session_id, run.session_slug, run.run_slug, seq, current, run.gradable,
         run.file, run.line, result.task_id, result.total_score, result.max_score,
-        exact_sum([d.score for d in dimensions]), graded_at, result.timestamp, result.entry_count,
+        result.dimensions.score_total, graded_at, result.timestamp, result.entry_count,
         result.evaluator, run.synthetic, len(result.flags),
     )
 

@@ -19,7 +19,7 @@ from builder.config import SiteConfig
 from builder.engine.owners import Owners
 from builder.engine.problems import ProblemLog
 from builder.engine.search import SearchDoc
-from builder.pages.page import DataFile, NavItem, Page
+from builder.pages.page import NavItem, Output
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class GradingSystem:
     (None when there is none), where it may keep what it read for the next build."""
     load: Callable[[duckdb.DuckDBPyConnection, Any], None]
     """Loads the validated records into DuckDB tables named `<key>_…`."""
-    outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Page | DataFile]]
-    """Every page and data file of the system's section."""
+    outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Output]]
+    """Every page and data file of the system's section (`Owned` where a worker holds it)."""
     nav: Callable[[Any], list[NavItem]]
     """Its entries in the site navigation."""
     stand_in_models: Callable[[Any], list[str]] = lambda corpus: []

@@ -126,10 +126,6 @@ def check_output(out: str | os.PathLike[str], data_dir: Path) -> Path:
     return resolved
 
 
-def write_marker(folder: Path) -> None:
-    (folder / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-
-
 class OutputLock:
     """An exclusive lock on `.<name>.lock` beside the output, held for the whole build."""
 

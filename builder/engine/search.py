@@ -47,8 +47,6 @@ from typing import Any
 
 from builder.urls import check_output_path
 
-SEARCH_PAGE = "search/index.html"
-
 SHARD_DOCS = 2000
 """The most documents one Pagefind run indexes (see the module's docstring): about 340 MiB of
 Pagefind's memory, measured in docs/performance.md ("Pagefind in shards")."""
@@ -292,7 +290,7 @@ class _Service:
         assert self._process.stdout is not None
         pending = b""
         while not self._done.is_set():
-            chunk = self._process.stdout.read1(1 << 16)
+            chunk = self._process.stdout.read1(1 << 16)  # type: ignore[attr-defined]  # a BufferedReader
             if not chunk:
                 break
             pending += chunk

@@ -14,43 +14,11 @@ accept any extra key: the site only compares the stored values with its own roll
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
-
-AREAS: tuple[str, ...] = (
-    "single-test",
-    "tools-aggregate-schema",
-    "tools-aggregate-namespace",
-    "namespace-description",
-    "namespace-skills",
-    "about-namespace",
-    "about-selection",
-    "selection-skills-L1",
-    "selection-skills-L2",
-    "selection-skills-L3",
-    "selection-aggregate",
-)
-NA_REASONS: tuple[str, ...] = (
-    "not-applicable-to-tool-type",
-    "requires-private-data",
-    "blocked-by-precondition",
-    "out-of-scope-resource",
-    "out-of-scope-prompt",
-    "out-of-scope-procedure",
-)
-VETO_TRIGGERS: tuple[str, ...] = (
-    "malicious-module",
-    "api-key-domain-mismatch",
-    "illegal-content",
-    "ai-security-veto",
-)
-NODE_STATUSES: tuple[str, ...] = ("pending", "blocked", "graded", "stable", "rejected")
-"""Node vocabulary (23-index-json §3.1): tools, schemas, about, skills, members."""
-ROLLUP_STATUSES: tuple[str, ...] = ("operational", "partial", "blocked", "pending", "rejected")
-"""Rollup vocabulary (§3.2): a namespace or selection as a whole. Never mixed with the node one."""
 
 Area = Literal[
     "single-test",
@@ -65,6 +33,8 @@ Area = Literal[
     "selection-skills-L3",
     "selection-aggregate",
 ]
+AREAS: tuple[str, ...] = get_args(Area)
+"""The eleven areas in the specification's order."""
 NaReason = Literal[
     "not-applicable-to-tool-type",
     "requires-private-data",
@@ -79,7 +49,6 @@ Letter = Literal["A", "B", "C", "D", "F"]
 AggregateGrade = Literal["A", "B", "C", "D", "F", "REJECTED"]
 NodeStatus = Literal["pending", "blocked", "graded", "stable", "rejected"]
 RollupStatus = Literal["operational", "partial", "blocked", "pending", "rejected"]
-ScoreWord = Literal["pass", "fail", "stale", "n/a"]
 
 DATE_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
 """RFC 3339 date-time, as `format: date-time` is checked by the spec's own validator (ajv-formats)."""

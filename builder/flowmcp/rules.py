@@ -42,15 +42,6 @@ PROVIDER_AREAS = frozenset(
         "about-namespace",
     }
 )
-SELECTION_AREAS = frozenset(
-    {
-        "about-selection",
-        "selection-skills-L1",
-        "selection-skills-L2",
-        "selection-skills-L3",
-        "selection-aggregate",
-    }
-)
 
 
 def area_tier(area: str) -> str:

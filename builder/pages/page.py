@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
 
 
 class PageContext(BaseModel):
@@ -18,6 +19,16 @@ class PageContext(BaseModel):
     """One sentence for search results and link previews."""
 
 
+CAMEL_VIEW = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+"""A view that is data read by a template and published as API JSON in camelCase."""
+
+
+class CamelView(BaseModel):
+    """Base of the views whose JSON the API publishes: camelCase keys, snake_case attributes."""
+
+    model_config = CAMEL_VIEW
+
+
 @dataclass(frozen=True)
 class Page:
     path: str
@@ -25,8 +36,6 @@ class Page:
     context: PageContext | Callable[[], PageContext]
     """The context, or a function that builds it when the page is rendered: a registry has a
     quarter of a million pages, and holding every context at once would cost gigabytes."""
-    links: tuple[str, ...] = field(default=())
-    """Output paths this page links to, checked to exist before anything is written."""
     key: str | None = None
     """Content hash of what the page is made from, for incremental rebuilds (builder.engine.incremental);
     None for pages that depend on the whole corpus and are always rendered."""

@@ -17,7 +17,8 @@ from xml.sax.saxutils import escape
 from builder.pages.page import DataFile
 from builder.tier_colours import NO_TIER, TIER_COLOURS
 
-COLOURS: dict[str | None, str] = {**TIER_COLOURS, None: NO_TIER}
+COLOURS: dict[str | None, str] = {tier: colour for tier, colour in TIER_COLOURS.items()}
+COLOURS[None] = NO_TIER
 """The site's one tier→colour map (builder.tier_colours), so a README badge matches the page."""
 SHIELDS_COLOURS = {"A": "brightgreen", "B": "green", "C": "yellow", "D": "orange", "F": "red", None: "lightgrey"}
 

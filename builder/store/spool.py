@@ -12,7 +12,7 @@ import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from builder.store.tables import longest_line
 
@@ -51,7 +51,7 @@ class Spool:
             handle.close()
         self._open.clear()
 
-    def records(self, name: str) -> Iterator[object]:
+    def records(self, name: str) -> Iterator[Any]:
         """What `append_json` appended under `name`, in order."""
         path = self.path(name)
         if not path.exists():

@@ -11,8 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from tdqs import Tier
 
-VERSION_PATTERN = r"^\d+\.\d+\.\d+$"
-
 
 class Camel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")

@@ -10,6 +10,7 @@ rejected with a reason; its server keeps its other captures.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -460,7 +461,10 @@ def _stamp(capture_id: str) -> str:
     return capture_id
 
 
-def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
+def read_servers(data_dir: Path, log: ProblemLog) -> Iterator[Server] | None:
+    """The data folder's servers, read and validated one at a time as they are asked for, in
+    data-folder order (problems logged); None when it has no TDQS data at all. What reads a whole
+    registry without holding it (`scorecards index`, `add`, `demo`) takes them from here."""
     skipped: list[Path] = []
     found = layout.discover(data_dir, skipped)
     report_skipped(skipped, data_dir, SYSTEM, log)
@@ -468,5 +472,10 @@ def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
     index_path = data_dir / layout.INDEX_FILE
     if not found and kind(index_path) == "missing":
         return None
-    servers = [server for files in found if (server := read_server(files, data_dir, log)) is not None]
-    return TdqsCorpus(servers=tuple(servers))
+    return (server for files in found if (server := read_server(files, data_dir, log)) is not None)
+
+
+def read_tdqs(data_dir: Path, log: ProblemLog) -> TdqsCorpus | None:
+    """Every server of the data folder, held (for checking a small staged folder, and for tests)."""
+    servers = read_servers(data_dir, log)
+    return None if servers is None else TdqsCorpus(servers=tuple(servers))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -24,7 +24,7 @@ from builder.tdqs.models import (
     RegistryIndex,
     Versions,
 )
-from builder.tdqs.reader import SYSTEM, Capture, Server, TdqsCorpus
+from builder.tdqs.reader import SYSTEM, Capture, Server
 
 
 def _versions(capture: Capture) -> Versions:
@@ -80,27 +80,50 @@ def index_server(server: Server) -> IndexServer:
     )
 
 
-def build_index(corpus: TdqsCorpus) -> RegistryIndex:
-    return RegistryIndex(servers=[index_server(server) for server in corpus.servers])
+def _dump(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def dump_index(index: RegistryIndex) -> str:
-    return json.dumps(index.model_dump(mode="json", by_alias=True), indent=2, ensure_ascii=False) + "\n"
+    return _dump(index.model_dump(mode="json", by_alias=True)) + "\n"
 
 
-def write_index(data_dir: Path, corpus: TdqsCorpus) -> Path:
-    """Writes `index.json` beside it first and then moves it into place: an `index.json` that is a
-    symbolic link is replaced by the file, never written through into what it points at (which may
-    lie outside the data folder), and a failed write leaves the previous index whole."""
+def index_text(servers: Iterable[Server]) -> Iterator[str]:
+    """`dump_index` of the index of `servers`, piece by piece as the servers come: the same text,
+    without holding a registry's servers or entries (each entry is dumped as its server is read)."""
+    empty = _dump(RegistryIndex(servers=[]).model_dump(mode="json", by_alias=True))
+    before, after = empty.split('"servers": []')
+    yield before + '"servers": ['
+    separator = "\n"
+    for server in servers:
+        entry = _dump(index_server(server).model_dump(mode="json", by_alias=True))
+        yield separator + "\n".join("    " + line for line in entry.split("\n"))
+        separator = ",\n"
+    yield ("\n  ]" if separator == ",\n" else "]") + after + "\n"
+
+
+def write_index(data_dir: Path, servers: Iterable[Server]) -> tuple[Path, int]:
+    """Writes `index.json` from `servers` (read as they are written, see `index_text`), beside it
+    first and then moved into place: an `index.json` that is a symbolic link is replaced by the
+    file, never written through into what it points at (which may lie outside the data folder),
+    and a failed write leaves the previous index whole. Returns the path and the server count."""
     path = data_dir / layout.INDEX_FILE
     temporary = data_dir / f".{layout.INDEX_FILE}.{os.getpid()}.tmp"
+    count = 0
+
+    def counted() -> Iterator[Server]:
+        nonlocal count
+        for server in servers:
+            count += 1
+            yield server
+
     try:
         with open(temporary, "x", encoding="utf-8") as handle:
-            handle.write(dump_index(build_index(corpus)))
+            handle.writelines(index_text(counted()))
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    return path
+    return path, count
 
 
 def index_entry_json(server: Server) -> str:
@@ -133,15 +156,15 @@ def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, s
     """Position in the stored index → the entry the captures give, where the two differ."""
     unlisted: set[str] = set()
     for server_id, want in expected_entries:
-        position = first.get(server_id)
-        if position is None:
+        found = first.get(server_id)
+        if found is None:
             unlisted.add(server_id)
             continue
-        matched.add(position)
-        if index.servers[position].model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
-            differing.pop(position, None)
+        matched.add(found)
+        if index.servers[found].model_dump_json(by_alias=True) == want:  # most of a registry's entries end here
+            differing.pop(found, None)
         else:
-            differing[position] = want
+            differing[found] = want
     for position, entry in enumerate(index.servers):
         here = json_path(["servers", position])
         if position not in matched or first[entry.id] != position:

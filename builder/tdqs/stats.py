@@ -8,15 +8,12 @@ byte-stable across runs whatever order DuckDB's threads summed in.
 from __future__ import annotations
 
 import duckdb
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
+from builder.pages.page import CamelView
 from builder.tdqs import queries
 
-
-class Camel(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+Camel = CamelView
 
 
 def _r(value: float | None) -> float | None:

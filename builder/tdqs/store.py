@@ -34,7 +34,7 @@ CAPTURE_COLUMNS = {
     "tool_count_appropriateness": "INTEGER", "completeness": "INTEGER",
     "shadowing_risks": "INTEGER",
 }
-TOOL_COLUMNS = {
+TOOL_COLUMNS: dict[str, str] = {
     "server_id": "VARCHAR", "capture_id": "VARCHAR", "is_current": "BOOLEAN", "position": "INTEGER",
     "tool_name": "VARCHAR", "tool_slug": "VARCHAR",
     "tdqs": "DOUBLE", "tdqs_tenths": "INTEGER", "tier": "VARCHAR",

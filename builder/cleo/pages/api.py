@@ -16,7 +16,7 @@ from pydantic.alias_generators import to_camel
 
 from builder import urls
 from builder.cleo.corpus import CleoCorpus, Run
-from builder.cleo.pages.views import RunGrade, graded_total, run_page
+from builder.cleo.pages.views import RunGrade, run_page
 from builder.config import CleoGradeScale
 from builder.pages.page import DataFile
 
@@ -77,7 +77,7 @@ def _api_run(run: Run, grade: RunGrade, current: bool) -> ApiRun:
     result = run.result
     return ApiRun(
         session_id=result.session_id, task_id=result.task_id, total_score=result.total_score,
-        graded_total=graded_total(run), max_score=result.max_score,
+        graded_total=result.dimensions.score_total, max_score=result.max_score,
         dimensions={
             key: ApiDimension(score=d.score, max=d.max, evidence=list(d.evidence))
             for key, d in result.dimensions.by_key().items()

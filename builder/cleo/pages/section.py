@@ -107,10 +107,7 @@ def index_page(
         problem_warnings=len(problems) - errors,
         problems_page=urls.PROBLEMS,
     )
-    links = (urls.CLEO_SESSIONS_API, urls.PROBLEMS, *(row.page for row in rows))
-    return Page(
-        urls.CLEO_SESSIONS, "cleo/index.html", context, links=links
-    )
+    return Page(urls.CLEO_SESSIONS, "cleo/index.html", context)
 
 
 def session_page(session: Session, grades: dict[str, RunGrade]) -> Page:
@@ -126,8 +123,7 @@ def session_page(session: Session, grades: dict[str, RunGrade]) -> Page:
         runs=runs,
         synthetic_runs=sum(1 for run in session.runs if run.synthetic),
     )
-    links = (urls.CLEO_SESSIONS, *(row.page for row in runs))
-    return Page(urls.cleo_session_page(session.slug), "cleo/session.html", context, links=links)
+    return Page(urls.cleo_session_page(session.slug), "cleo/session.html", context)
 
 
 def run_pages(session: Session, grades: dict[str, RunGrade]) -> Iterator[Page]:
@@ -147,8 +143,7 @@ def run_pages(session: Session, grades: dict[str, RunGrade]) -> Iterator[Page]:
             current_page=urls.cleo_run_page(current.session_slug, current.run_slug),
             current_graded_at=graded_at(current.result.graded_at),
         )
-        links = (urls.CLEO_SESSIONS, session_path, context.current_page)
-        yield Page(view.page, "cleo/run.html", context, links=links)
+        yield Page(view.page, "cleo/run.html", context)
 
 
 def nav(corpus: CleoCorpus) -> list[NavItem]:

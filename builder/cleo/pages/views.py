@@ -35,11 +35,6 @@ def points(value: float) -> str:
     return numbers.shortest(value)
 
 
-def graded_total(run: Run) -> float:
-    """What the run is graded on: the sum of its dimension scores (totalScore by definition)."""
-    return numbers.exact_sum([d.score for d in run.result.dimensions.by_key().values()])
-
-
 def display_id(session_id: str, limit: int = DISPLAY_ID_LIMIT) -> str:
     return session_id if len(session_id) <= limit else session_id[: limit - 1] + "…"
 
@@ -61,8 +56,8 @@ def run_page(run: Run) -> str:
 def run_view(run: Run, grade: RunGrade) -> RunView:
     result = run.result
     dimensions = result.dimensions.by_key()
-    score_sum = numbers.exact_sum([d.score for d in dimensions.values()])
-    max_sum = numbers.exact_sum([d.max for d in dimensions.values()])
+    score_sum = result.dimensions.score_total
+    max_sum = result.dimensions.max_total
     recoverable = recoverable_points(result) if run.gradable else 0.0
     return RunView(
         session_id=result.session_id,
@@ -103,7 +98,7 @@ def run_row(run: Run, grade: RunGrade, current: bool) -> RunRow:
     return RunRow(
         page=run_page(run), graded_at=graded_at(result.graded_at), gradable=run.gradable,
         grade=grade.grade, share=grade.share, share_text=grade.share_text,
-        total_text=points(graded_total(run)), max_text=points(result.max_score), entry_count=result.entry_count,
+        total_text=points(run.result.dimensions.score_total), max_text=points(result.max_score), entry_count=result.entry_count,
         flag_count=len(result.flags), current=current, synthetic=run.synthetic,
     )
 
@@ -114,7 +109,7 @@ def session_row(session: Session, grade: RunGrade) -> SessionRow:
         session_id=session.session_id, display_id=display_id(session.session_id),
         page=urls.cleo_session_page(session.slug), graded_at=graded_at(run.result.graded_at),
         gradable=run.gradable, grade=grade.grade, share=grade.share, share_text=grade.share_text,
-        total_text=points(graded_total(run)), max_text=points(run.result.max_score),
+        total_text=points(run.result.dimensions.score_total), max_text=points(run.result.max_score),
         flag_count=len(run.result.flags), runs=len(session.runs), evaluator=run.result.evaluator,
         synthetic=any(r.synthetic for r in session.runs),
     )

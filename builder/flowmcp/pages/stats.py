@@ -10,17 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 
 from builder import charts
 from builder.flowmcp import queries
+from builder.pages.page import CamelView
 
 OTHER_COLOURS = {"REJECTED": "#8c1d18", "pending": "#8c959f", "none": "#8c959f"}
 
 
-class Row(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+Row = CamelView
 
 
 class Overview(Row):

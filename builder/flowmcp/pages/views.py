@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
+from pydantic import BaseModel
 
 from builder import numbers, urls
 from builder.flowmcp.records import Difference, EntryRecord, Rollup
 from builder.flowmcp.rules import BANDS
-from builder.pages.page import PageContext
+from builder.pages.page import CAMEL_VIEW, CamelView, PageContext
 from builder.urls import slug
 
 BAND_MINIMA = tuple(bound for bound, _ in BANDS)
@@ -29,14 +28,13 @@ SECTION = "FlowMCP"
 NODE_STATUS_ORDER = ("pending", "blocked", "graded", "stable", "rejected")
 
 
-class View(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+View = CamelView
 
 
 class Context(PageContext):
     """A page context whose API JSON is the context itself, in camelCase."""
 
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+    model_config = CAMEL_VIEW
 
 
 class DifferenceView(View):

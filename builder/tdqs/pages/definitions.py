@@ -13,19 +13,16 @@ import itertools
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 from tdqs import ToolDefinition
 
+from builder.pages.page import CamelView
 from builder.tdqs.reader import Definition, Server
 
 MAX_DIFF_LINES = 400
 """A definition rewritten wholesale still gets a readable page: the rest of the diff is cut."""
 
 
-class DefinitionChange(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
-
+class DefinitionChange(CamelView):
     before_capture: str
     before_date: str
     after_capture: str

@@ -17,7 +17,7 @@ from tdqs import SPEC_VERSION
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.problems import Problem
-from builder.pages.page import DataFile, NavItem, Page
+from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.publish.badges import BadgeSet
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
@@ -76,7 +76,7 @@ def server_outputs(
     yield from unscored_tool_pages(server, siblings)
 
 
-def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:
+def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Output]:
     """The section's corpus-wide pages and files, made from the store's tables (the statistics,
     the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
     home, stats = home_page(con, corpus)

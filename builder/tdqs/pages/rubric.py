@@ -56,9 +56,9 @@ def rubric_markdown() -> str:
         "weight on the minimum makes one bad tool visible: an agent sees every tool at once.",
         "", "### Coherence dimensions", "",
     ]
-    for d in COHERENCE_DIMENSIONS:
-        lines += ["", f"#### {d.name}", "", f"*{_cell(d.question)}* {_cell(d.guidance)}", ""]
-        lines += [f"- **{score}**: {_cell(text)}" for score, text in sorted(d.anchors.items(), reverse=True)]
+    for coherence in COHERENCE_DIMENSIONS:
+        lines += ["", f"#### {coherence.name}", "", f"*{_cell(coherence.question)}* {_cell(coherence.guidance)}", ""]
+        lines += [f"- **{score}**: {_cell(text)}" for score, text in sorted(coherence.anchors.items(), reverse=True)]
     lines += ["", "## Deterministic checks", "", "These need no model; every scorecard lists the ones that apply.",
               "", "| Check | Severity | From |", "| --- | --- | --- |"]
     lines += [f"| {_cell(r.summary)} | {r.severity} | {_cell(r.source)} |" for r in LINT_RULES]

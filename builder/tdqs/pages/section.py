@@ -111,7 +111,7 @@ class TdqsSection:
         """Every scored server's id and index.json entry as JSON (`index_entry_json`), in
         data-folder order (asked for before `load`, which removes the spool)."""
         for record in self.spool.records(INDEX_ENTRIES):
-            server_id, entry = record  # type: ignore[misc]
+            server_id, entry = record
             yield server_id, entry
 
     def search_docs(self) -> Iterator[SearchDoc]:
@@ -119,7 +119,7 @@ class TdqsSection:
         which removes the spool)."""
         if not self.spool.folder.exists():
             raise RuntimeError("the search documents are asked for after the section was loaded")
-        for path, html in self.spool.records(SEARCH_DOCS):  # type: ignore[misc]
+        for path, html in self.spool.records(SEARCH_DOCS):
             yield SearchDoc(path, "", None, html)
 
     def load(self, con: duckdb.DuckDBPyConnection) -> None:

@@ -8,20 +8,17 @@ JSON of a server is generated from the same view rows.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
 from builder import numbers
 from builder.engine.problems import Problem
+from builder.pages.page import CamelView
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.definitions import as_json, schema_text
 from builder.tdqs.reader import Capture, Server, ToolRecord
 from builder.tdqs.registry_index import current_scores
 
-
-class View(BaseModel):
-    model_config = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)
+View = CamelView
 
 
 class Provenance(View):
