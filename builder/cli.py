@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from builder.annotations import annotations
 from builder.config import SiteConfig
+from builder.scaffold import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 if TYPE_CHECKING:
@@ -363,7 +364,7 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
-    root.add_argument("--version", action="version", version=f"scorecards {version('scorecards')}")
+    root.add_argument("--version", action="version", version=f"scorecards {version(DISTRIBUTION)}")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # -q and -v on every command: quiet keeps only errors; verbose adds detail (timings, each problem).
     talk = argparse.ArgumentParser(add_help=False)

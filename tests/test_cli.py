@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from corpus import SHARED, definition, report, scores, tool_score, write_capture
+from corpus import definition, report, scores, tool_score, write_capture
+from shared_data import shared_file
 
 from builder.cli import main
 
@@ -45,7 +46,7 @@ def test_errors_fail_check_and_strict_builds_but_not_plain_builds(tmp_path: Path
     run("index", str(tmp_path))
     broken = tmp_path / "servers" / "broken"
     broken.mkdir()
-    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes((SHARED / "bad-input" / "not-json-capture.json").read_bytes())
+    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes(shared_file("bad-input/not-json-capture.json").read_bytes())
     checked = run("check", str(tmp_path))
     assert checked.returncode == 1
     assert "error: servers/broken/2026-06-01T00-00-00Z.score.json: $: not valid JSON" in checked.stdout
@@ -104,7 +105,7 @@ def quietly(*args: str | Path, capsys: pytest.CaptureFixture[str]) -> tuple[int,
 
 
 def test_quiet_prints_only_errors_and_verbose_adds_detail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    tools = SHARED / "real-tools" / "server-memory.json"
+    tools = shared_file("real-tools/server-memory.json")
     assert quietly("new", tmp_path / "repo", "-q", capsys=capsys) == (0, "", "")
     data = tmp_path / "repo" / "data"
     good(data)
@@ -140,7 +141,7 @@ def test_quiet_prints_only_errors_and_verbose_adds_detail(tmp_path: Path, capsys
 
 
 def test_try_scores_ones_own_tools_list_with_the_labelled_stand_in_in_one_command(tmp_path: Path) -> None:
-    tools = SHARED / "real-tools" / "server-memory.json"
+    tools = shared_file("real-tools/server-memory.json")
     source = json.loads(tools.read_text(encoding="utf-8"))
     result = run("try", str(tools), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
