@@ -1,4 +1,4 @@
-"""`scorecards`: build, check, index, demo, new, add, serve.
+"""`scorecards`: build, check, index, demo, new, add, try, serve.
 
 User errors (a missing folder, a bad option) print one clear line and exit 2; data problems never
 stop a build, they are listed in build-report.json and, with --strict, turn the exit code to 1.
@@ -13,12 +13,17 @@ import sys
 import time
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from builder.annotations import annotations
 from builder.config import SiteConfig
+from builder.scaffold import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
+
+if TYPE_CHECKING:
+    from builder.live_reload import LiveReload
 
 
 class UserError(Exception):
@@ -77,6 +82,20 @@ class Progress:
             sys.stderr.write(f"{stage}: {total} done ({time.monotonic() - self.started:.1f}s)\n")
 
 
+def _quiet(args: argparse.Namespace) -> bool:
+    return getattr(args, "verbosity", 0) < 0
+
+
+def _verbose(args: argparse.Namespace) -> bool:
+    return getattr(args, "verbosity", 0) > 0
+
+
+def _say(args: argparse.Namespace, line: str) -> None:
+    """A line of what was done: not with -q."""
+    if not _quiet(args):
+        print(line, flush=True)
+
+
 def _data_dir(value: str) -> Path:
     path = Path(value)
     if not path.is_dir():
@@ -113,8 +132,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     data = _data_dir(args.data)
     settings = _settings(args, data)
     try:
-        result = build(data, args.output, settings.site(), progress=Progress(), search=settings.search,
-                       workers=args.workers)
+        result = build(data, args.output, settings.site(), progress=None if _quiet(args) else Progress(),
+                       search=settings.search, workers=args.workers)
     except UnsafeOutput as error:
         raise UserError(str(error)) from error
     except OSError as error:
@@ -127,7 +146,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     for line in annotations(log.problems, data):  # on GitHub Actions only
         print(line)
     warnings = len(log) - log.error_count
-    print(
+    if _verbose(args):
+        for problem in log.problems:
+            print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}", file=sys.stderr)
+        for stage, seconds in result.timings.items():
+            print(f"{stage}: {seconds:.2f}s", file=sys.stderr)
+    _say(
+        args,
         f"built {result.files_written} files into {args.output} "
         f"({', '.join(result.systems) or 'no grading data'}); "
         f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
@@ -143,12 +168,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     model = read_and_plan(data, settings.site())
     model.close()
     for problem in model.log.problems:
+        if _quiet(args) and problem.severity != "error":
+            continue
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
     for line in annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
         print(line)
     files = model.log.files
-    print(f"{len(files)} files read, {model.log.error_count} errors, {len(model.log) - model.log.error_count} warnings")
+    if _verbose(args):
+        for read in files:
+            print(f"read {read.file} ({read.system}, {read.status})")
+    _say(args, f"{len(files)} files read, {model.log.error_count} errors, "
+         f"{len(model.log) - model.log.error_count} warnings")
     return 1 if model.log.error_count or (settings.strict and len(model.log)) else 0
 
 
@@ -163,7 +194,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if servers is None:
         raise UserError(f"no TDQS captures under {data / 'servers'}")
     path, count = write_index(data, servers)
-    print(f"wrote {path} ({count} servers); {log.error_count} input errors")
+    _say(args, f"wrote {path} ({count} servers); {log.error_count} input errors")
     return 0
 
 
@@ -180,13 +211,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         extra = {} if getattr(args, "fork_share", None) is None else {"fork_share": args.fork_share}
         generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed, **extra,
-                      progress=lambda done, total: progress("score", done, total))
+                      progress=None if _quiet(args) else lambda done, total: progress("score", done, total))
     except ValueError as error:
         raise UserError(str(error)) from error
     servers = read_servers(out, ProblemLog())
     if servers is not None:
         write_index(out, servers)
-    print(f"wrote a demo corpus of {args.servers} servers and {args.tools} tools into {out} (stand-in scores)")
+    _say(args, f"wrote a demo corpus of {args.servers} servers and {args.tools} tools into {out} (stand-in scores)")
     return 0
 
 
@@ -200,10 +231,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from error
     folder.mkdir(parents=True, exist_ok=True)
     if args.demo:
-        cmd_demo(argparse.Namespace(output=str(folder / "data"), servers=30, tools=300, seed=0))
+        cmd_demo(argparse.Namespace(output=str(folder / "data"), servers=30, tools=300, seed=0,
+                                    verbosity=args.verbosity))
     for path in write_skeleton(folder):
-        print(f"wrote {path}")
-    print(f"a scorecards repository is ready in {folder}: add results with `scorecards add {folder / 'data'} FILE…`, "
+        _say(args, f"wrote {path}")
+    _say(args, f"a scorecards repository is ready in {folder}: add results with `scorecards add {folder / 'data'} FILE…`, "
           f"build with `scorecards build {folder / 'data'} -o {folder / 'site'}`, then push it to GitHub")
     return 0
 
@@ -221,87 +253,222 @@ def cmd_add(args: argparse.Namespace) -> int:
     except AddError as error:
         raise UserError(f"{error}; nothing was written") from error
     for line in lines:
-        print(line)
+        _say(args, line)
     return 0
+
+
+STAND_IN_DATA = "stand-in/data"
+STAND_IN_SITE = "stand-in/site"
+"""Where `scorecards try` files and builds: a folder whose name says what its scores are."""
+
+
+def cmd_try(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from builder.add import AddError, add_files
+    from scorecards_demo.stand_in_report import NotToolsList, stand_in_report
+
+    for path in args.files:
+        if not Path(path).is_file():
+            raise UserError(f"file not found: {path}")
+    reports: dict[str, tuple[Path, bytes]] = {}  # every file scored before anything is written
+    for path in args.files:
+        try:
+            server, report = stand_in_report(Path(path))
+        except NotToolsList as error:
+            raise UserError(str(error)) from error
+        if server in reports:
+            raise UserError(f"{path}: {reports[server][0]} is also server {server}: try them one at a time")
+        reports[server] = (Path(path), report)
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="scorecards-try-") as folder:
+        for server, (path, report) in reports.items():
+            staged = Path(folder) / f"{server}.stand-in.score.json"
+            staged.write_bytes(report)
+            try:
+                lines = add_files(data, [staged], tools=path, server=server, shown=args.data)
+            except AddError as error:
+                shown = str(error).replace(str(staged), f"the stand-in report of {path}")
+                raise UserError(f"{shown}; nothing was written for {path}") from error
+            for line in lines:
+                _say(args, line.replace(str(staged), f"stand-in report of {path}"))
+    build_args = argparse.Namespace(
+        data=args.data, output=args.output, config=None, title=None, base_url=None, site_url=None, dispute_url=None,
+        strict=None, search=None, timings=None, workers=None, verbosity=args.verbosity,
+    )
+    code = cmd_build(build_args)
+    _say(args, f"stand-in scores, not from a model, for {', '.join(reports)}: see them with "
+         f"`scorecards serve {args.output}`")
+    return code
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from builder.serve import serve
+    from builder.live_reload import LiveReload
+    from builder.serve import address, make_server, serve
 
     folder = Path(args.output)
-    if not folder.is_dir():
-        raise UserError(f"site folder not found: {folder} (run `scorecards build` first)")
-    serve(folder, port=args.port, base_url=SiteConfig(base_url=args.base_url).base_url)
+    data = _data_dir(args.watch) if args.watch else None
+    if data is None and not folder.is_dir():
+        raise UserError(f"site folder not found: {folder} (run `scorecards build` first, or serve with --watch DATA)")
+    base_url = _settings(args, data).site().base_url if data is not None else SiteConfig(
+        base_url=args.base_url or "/").base_url
+    live = LiveReload() if data is not None else None
+    try:
+        server = make_server(folder, port=args.port, base_url=base_url, host=args.host, quiet=_quiet(args), live=live)
+    except OSError as error:
+        raise UserError(f"cannot serve on {args.host} port {args.port}: {error.strerror or error} "
+                        "(another server is there? choose another with --port)") from error
+    try:
+        if data is not None and live is not None:
+            _watch(args, data, live)
+        print(f"serving {folder} at {address(server, base_url)} (Ctrl-C to stop)", flush=True)  # even with -q
+        serve(server)
+    except KeyboardInterrupt:
+        _say(args, "stopped")
+    finally:
+        server.server_close()
     return 0
+
+
+def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
+    """Builds once (a failure is the command's), then rebuilds in a thread on every change to the
+    data folder, the templates or the settings file (a failure there is one line, and the
+    previous site stays served)."""
+    import threading
+
+    from builder.engine.assets import TEMPLATES
+    from builder.live_reload import watch
+
+    build_args = argparse.Namespace(**{**vars(args), "data": str(data), "timings": None, "workers": None,
+                                       "strict": None})
+    cmd_build(build_args)
+    settings = Path(args.config) if args.config else find_settings(data, Path.cwd())
+
+    def rebuild(changed: list[Path]) -> None:
+        started = time.monotonic()
+        try:
+            cmd_build(build_args)
+        except (UserError, BuildFailed) as error:
+            print(f"scorecards: rebuild failed: {error}", file=sys.stderr, flush=True)
+            return
+        except Exception as error:  # a bug: said, and the server keeps serving the previous site
+            print(f"scorecards: rebuild failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+            return
+        live.bump()
+        if _verbose(args):
+            print(f"rebuilt in {time.monotonic() - started:.1f}s after changes to "
+                  f"{', '.join(str(path) for path in changed)}", file=sys.stderr, flush=True)
+
+    watch([data, TEMPLATES], [settings] if settings is not None else [], rebuild, threading.Event())
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
-    root.add_argument("--version", action="version", version=f"scorecards {version('scorecards')}")
-    commands = root.add_subparsers(dest="command", required=True)
+    root.add_argument("--version", action="version", version=f"scorecards {version(DISTRIBUTION)}")
+    commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # -q and -v on every command: quiet keeps only errors; verbose adds detail (timings, each problem).
+    talk = argparse.ArgumentParser(add_help=False)
+    loudness = talk.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const=-1, default=0,
+                          help="print errors only: no progress, no line per file")
+    loudness.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const=1, default=0,
+                          help="print more: each input problem, seconds per stage, each rebuild")
 
-    build = commands.add_parser("build", help="build the site from a data folder")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=text, description=text, parents=[talk])
+
+    build = command("build", "build the site from a data folder")
     build.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
-    build.add_argument("-o", "--output", default="site", help="output folder (default: site); a name ending in .tar writes a GitHub Pages artifact instead")
-    # Settings: each also a key of scorecards.toml; a flag given here overrides the file.
-    build.add_argument("--config", default=None, metavar="FILE",
-                       help="settings file (default: scorecards.toml beside the data folder, or in the current folder)")
-    build.add_argument("--base-url", default=None, help="path the site is served under, e.g. /<repo>/ (default: /)")
-    build.add_argument("--site-url", default=None, help="absolute origin for canonical links, sitemap, feeds and badges")
-    build.add_argument("--dispute-url", default=None, help="issue tracker URL for 'dispute this score' links")
-    build.add_argument("--title", default=None, help="site title")
-    build.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
-                       help="exit 1 when the input has any problem")
-    build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
-                       help="build the Pagefind search index (default: on)")
-    build.add_argument("--timings", default=None, metavar="FILE", help="write seconds per build stage as JSON")
+    build.add_argument("-o", "--output", default="site",
+                       help="output folder (default: site); a name ending in .tar writes a GitHub Pages artifact instead")
+    _settings_flags(build)
+    build.add_argument("--timings", default=None, metavar="FILE",
+                       help="write seconds per build stage as JSON (default: not written)")
     build.add_argument("--workers", type=_positive, default=None, metavar="N",
                        help="processes that read and render (default: one per core; 1 builds in this process, for "
                             "debugging); the site is the same for any number")
     build.set_defaults(run=cmd_build)
 
-    check = commands.add_parser("check", help="validate a data folder without building (exit 1 on errors)")
-    check.add_argument("data", nargs="?", default="data")
+    check = command("check", "validate a data folder without building (exit 1 on errors)")
+    check.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
     check.add_argument("--config", default=None, metavar="FILE", help="settings file (default: as for build)")
-    check.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None, help="exit 1 on warnings too")
+    check.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                       help="exit 1 on warnings too (default: off, or strict in the settings file)")
     check.set_defaults(run=cmd_check)
 
-    index = commands.add_parser("index", help="rebuild DATA/index.json from the captures")
-    index.add_argument("data", nargs="?", default="data")
+    index = command("index", "rebuild DATA/index.json from the captures")
+    index.add_argument("data", nargs="?", default="data", help="data folder (default: data)")
     index.set_defaults(run=cmd_index)
 
-    demo = commands.add_parser("demo", help="generate a synthetic corpus scored by the deterministic stand-in")
-    demo.add_argument("output")
-    demo.add_argument("--servers", type=int, default=30)
-    demo.add_argument("--tools", type=int, default=300)
-    demo.add_argument("--seed", type=int, default=0)
+    demo = command("demo", "generate a synthetic corpus scored by the deterministic stand-in")
+    demo.add_argument("output", help="the folder to write the demo data folder into")
+    demo.add_argument("--servers", type=int, default=30, help="servers to make up (default: 30)")
+    demo.add_argument("--tools", type=int, default=300, help="tools in all, shared among the servers (default: 300)")
+    demo.add_argument("--seed", type=int, default=0, help="the same seed makes the same corpus (default: 0)")
     demo.add_argument("--fork-share", type=float, default=None, metavar="SHARE",
                       help="share of servers that are forks of an earlier one, with its name (default: 0.05)")
     demo.set_defaults(run=cmd_demo)
 
-    new = commands.add_parser("new", help="make a repository ready to publish a scorecards site from")
+    new = command("new", "make a repository ready to publish a scorecards site from")
     new.add_argument("folder", help="the new repository's folder (missing or empty)")
-    new.add_argument("--demo", action="store_true", help="fill data/ with the generated demo corpus")
+    new.add_argument("--demo", action="store_true", help="fill data/ with the generated demo corpus (default: empty)")
     new.set_defaults(run=cmd_new)
 
-    add = commands.add_parser("add", help="file grading results into a data folder, whatever the files are called")
+    add = command("add", "file grading results into a data folder, whatever the files are called")
     add.add_argument("data", help="the data folder")
     add.add_argument("files", nargs="+", metavar="FILE",
                      help="a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report or CLEO GRADES.jsonl")
-    add.add_argument("--tools", default=None, metavar="TOOLS.json", help="the tools/list the ScoreReport scored")
-    add.add_argument("--server", default=None, metavar="ID", help="the server id, when not the report's server name")
+    add.add_argument("--tools", default=None, metavar="TOOLS.json",
+                     help="the tools/list the ScoreReport scored (default: none; it must share a tool with the report)")
+    add.add_argument("--server", default=None, metavar="ID",
+                     help="the server id (default: the report's server name)")
     add.add_argument("--category", action="append", default=None, metavar="NAME",
                      help="a category of the ScoreReport's server, added to its server.json (repeatable)")
     add.add_argument("--schema", default=None, metavar="NAME",
-                     help="the schema folder of a FlowMCP single-test entry, when the tree does not tell")
+                     help="the schema folder of a FlowMCP single-test entry (default: the one the tree has the tool in)")
     add.set_defaults(run=cmd_add)
 
-    serve = commands.add_parser("serve", help="serve a built site on localhost")
-    serve.add_argument("output", nargs="?", default="site")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--base-url", default="/")
+    try_ = command("try", "score your own tools/list files with the stand-in (no model, no key) and build a site")
+    try_.add_argument("files", nargs="+", metavar="TOOLS.json",
+                      help="a tools/list result ({\"tools\": [...]}), one per server")
+    try_.add_argument("--data", default=STAND_IN_DATA, metavar="FOLDER",
+                      help=f"the data folder the stand-in reports are filed into (default: {STAND_IN_DATA})")
+    try_.add_argument("-o", "--output", default=STAND_IN_SITE, help=f"output folder (default: {STAND_IN_SITE})")
+    try_.set_defaults(run=cmd_try)
+
+    serve = command("serve", "serve a built site on localhost; with --watch, rebuild it and reload the browser")
+    serve.add_argument("output", nargs="?", default="site", help="the built site's folder (default: site)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0 picks a free one)")
+    serve.add_argument("--base-url", default=None,
+                       help="path the site is served under, as it was built (default: /, or base_url in the "
+                            "settings file with --watch)")
+    serve.add_argument("--watch", default=None, metavar="DATA",
+                       help="build DATA into the output folder now and again on every change to it, the templates "
+                            "or the settings file, and reload the page in the browser (default: serve as it is)")
+    serve.add_argument("--config", default=None, metavar="FILE", help="settings file, with --watch (default: as for build)")
+    serve.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
+                       help="with --watch, build the search index (default: on, or search in the settings file)")
     serve.set_defaults(run=cmd_serve)
     return root
+
+
+def _settings_flags(build: argparse.ArgumentParser) -> None:
+    """Settings: each also a key of scorecards.toml; a flag given here overrides the file."""
+    build.add_argument("--config", default=None, metavar="FILE",
+                       help="settings file (default: scorecards.toml beside the data folder, or in the current folder)")
+    build.add_argument("--base-url", default=None, help="path the site is served under, e.g. /<repo>/ (default: /)")
+    build.add_argument("--site-url", default=None,
+                       help="absolute origin for canonical links, sitemap, feeds and badges (default: none)")
+    build.add_argument("--dispute-url", default=None,
+                       help="issue tracker URL for 'dispute this score' links (default: none)")
+    build.add_argument("--title", default=None, help=f"site title (default: {SiteConfig().title})")
+    build.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                       help="exit 1 when the input has any problem (default: off)")
+    build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
+                       help="build the Pagefind search index (default: on)")
 
 
 def main(argv: list[str] | None = None) -> int:

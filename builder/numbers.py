@@ -12,6 +12,9 @@ A rounded figure can still cross a grade boundary: a FlowMCP mean of 3.4999 band
 a grade is therefore written by `banded`, which adds decimals until the written value bands where
 the value does, and otherwise truncates toward the band. The JSON API keeps exact values; only
 the text is rounded.
+
+A share is computed from its counts as a fraction (`share_of`, kept in a model as `Exact`) and
+rounded once, half up, when it is printed: never first to six places and then again.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ import math
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import Annotated
+
+from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 Number = int | float | Fraction | Decimal
 
@@ -124,6 +130,31 @@ def reproducing(value: Number, digits: int, keeps: Callable[[Fraction], bool]) -
         if keeps(Fraction(units, 10**more)):
             return _write(units, more)
     return shortest(fraction)
+
+
+def share_of(count: int, total: int) -> Fraction | None:
+    """`count` of `total` as an exact share of one; None of nothing. A share is rounded once, when it
+    is printed (`percent`, half up): 655 of 1,749 is 37.44997…%, which reads `37.4%`. Rounded first
+    to six places (0.3745) and then to one, it read `37.5%`."""
+    return None if total == 0 else Fraction(count, total)
+
+
+def _exact_or_none(value: object) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return exact(value)
+    raise ValueError(f"{value!r} is not an exact number")
+
+
+Exact = Annotated[
+    Fraction,
+    PlainValidator(_exact_or_none),
+    PlainSerializer(float, return_type=float),
+    WithJsonSchema({"type": "number"}),
+]
+"""A model field that holds an exact value (a share from its counts, a mean from its sum): pages
+print it from the fraction, rounded once; the JSON API gives the nearest float."""
 
 
 def banded(value: Number | None, minima: Sequence[Number], digits: int = 1) -> str:

@@ -20,7 +20,7 @@ from builder.engine.assets import TEMPLATES
 
 SKELETON = TEMPLATES / "new"
 
-DISTRIBUTION = "scorecards"
+DISTRIBUTION = "mcp-scorecard-site"
 """This package's name on the package index (pyproject.toml's `project.name`): what a new
 repository's requirements.txt pins."""
 

@@ -2,12 +2,14 @@
 
 One pydantic model validates both: the file's keys are the flags' names with underscores
 (`base-url` → `base_url`), a flag given on the command line overrides the file's value, and an
-unknown key or a value of the wrong type is a one-line error naming the key. `scorecards build`
+unknown key or a value of the wrong type is a one-line error naming the key (a mistyped key with the
+one it is close to: `titel` → "did you mean title?"). `scorecards build`
 looks for the file beside the data folder (in its parent) and then in the current folder.
 """
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,15 @@ def _key(location: tuple[int | str, ...]) -> str:
     return ".".join(str(part) for part in location) or "(top level)"
 
 
+def _did_you_mean(key: str, known: list[str]) -> str:
+    """` (did you mean base_url?)` for `base-url` or `baseurl`; else the list of keys. A key
+    written with dashes, as its flag is, is matched with underscores."""
+    close = difflib.get_close_matches(key.replace("-", "_").lower(), known, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]}?)"
+    return f" (known keys: {', '.join(known)})"
+
+
 def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
     """The file's settings (none: the defaults), with the flags that were given laid over them."""
     values: dict[str, Any] = {}
@@ -75,6 +86,6 @@ def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
             model: Any = Settings
             for part in first["loc"][:-1]:
                 model = model.model_fields[str(part)].annotation
-            known = ", ".join(model.model_fields)
-            raise SettingsError(f"{name}: {key}: unknown key (known keys: {known})") from error
+            hint = _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
+            raise SettingsError(f"{name}: {key}: unknown key{hint}") from error
         raise SettingsError(f"{name}: {key}: {first['msg']}") from error

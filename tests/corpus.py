@@ -26,7 +26,6 @@ KEYS = (
     "purpose_clarity", "usage_guidelines", "behavioral_transparency",
     "parameter_semantics", "conciseness_structure", "contextual_completeness",
 )
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 def scores(*values: int) -> dict[str, int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import SHARED
+from shared_data import shared_file
 from site_helpers import Page
 from tdqs import parse_tool_definitions, score_server, stringify_json
 
@@ -25,10 +25,10 @@ from builder.cli import main
 from scorecards_demo.standin import StandInLlm
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = SHARED / "real-tools" / "server-github.json"
-AUTONOMOUS = SHARED / "flowmcp-examples" / "grading-entry-autonomous.json"
-VETO = SHARED / "flowmcp-examples" / "grading-entry-rejected-veto.json"
-GRADES = SHARED / "real-cleo" / "GRADES.jsonl"
+TOOLS = "real-tools/server-github.json"  # in shared/: found or fetched by shared_file
+AUTONOMOUS = "flowmcp-examples/grading-entry-autonomous.json"
+VETO = "flowmcp-examples/grading-entry-rejected-veto.json"
+GRADES = "real-cleo/GRADES.jsonl"
 REPORT = ROOT / "data" / "scoring-reports" / "example-maps_geocode" / "example-maps_geocode-2026-05-16.json"
 CAPTURE = "servers/server-github/2026-06-01T00-00-00Z"
 ENTRY = ("grading-data/providers/etherscan/account/tools/getBalance/_gradings/"
@@ -49,7 +49,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def save_report(path: Path, *, server_name: str = "server-github", **changes: Any) -> dict[str, Any]:
     """A stand-in ScoreReport of the real server-github tools/list, written as `tdqs score --format
     json --output` writes it (tdqs's run_cli: stringify_json of the JSON dump, indented 2)."""
-    tools = parse_tool_definitions(json.loads(TOOLS.read_text(encoding="utf-8"))).tools
+    tools = parse_tool_definitions(json.loads(shared_file(TOOLS).read_text(encoding="utf-8"))).tools
     report = score_server(llm=StandInLlm(), server_name=server_name, tools=tools, concurrency=1)
     document = report.model_copy(update={"generated_at": "2026-06-01T00:00:00.000Z"}).model_dump(mode="json")
     document.update(changes)
@@ -74,10 +74,10 @@ def operator(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     os.chdir(home)
     try:
         call("new", "registry")
-        call("add", "registry/data", "report.json", "--tools", TOOLS)
-        call("add", "registry/data", AUTONOMOUS, "--schema", "account")
-        call("add", "registry/data", VETO, "--schema", "adapters")
-        call("add", "registry/data", GRADES, REPORT)
+        call("add", "registry/data", "report.json", "--tools", shared_file(TOOLS))
+        call("add", "registry/data", shared_file(AUTONOMOUS), "--schema", "account")
+        call("add", "registry/data", shared_file(VETO), "--schema", "adapters")
+        call("add", "registry/data", shared_file(GRADES), REPORT)
         os.chdir(home / "registry")
         call("build", "data", "-o", "site", "--no-search")
     finally:
@@ -90,13 +90,13 @@ def test_every_command_succeeds_and_says_what_it_filed_where(operator: dict[str,
     said = [out.splitlines() for _, out, _ in operator["outputs"][1:5]]
     assert said[0] == [
         f"filed report.json (tdqs ScoreReport, 26 tools) as registry/data/{CAPTURE}.score.json",
-        f"filed {TOOLS} (the tools/list it scored) as registry/data/{CAPTURE}.tools.json",
+        f"filed {shared_file(TOOLS)} (the tools/list it scored) as registry/data/{CAPTURE}.tools.json",
         "updated registry/data/index.json (1 server)",
     ]
-    assert said[1] == [f"filed {AUTONOMOUS} (FlowMCP single-test grading) as registry/data/{ENTRY}"]
-    assert said[2] == [f"filed {VETO} (FlowMCP single-test grading) as registry/data/{VETOED}"]
+    assert said[1] == [f"filed {shared_file(AUTONOMOUS)} (FlowMCP single-test grading) as registry/data/{ENTRY}"]
+    assert said[2] == [f"filed {shared_file(VETO)} (FlowMCP single-test grading) as registry/data/{VETOED}"]
     assert said[3] == [
-        f"appended {GRADES} (CLEO GRADES.jsonl rows) to registry/data/sessions/GRADES.jsonl: 35 rows, 0 duplicates skipped",
+        f"appended {shared_file(GRADES)} (CLEO GRADES.jsonl rows) to registry/data/sessions/GRADES.jsonl: 35 rows, 0 duplicates skipped",
         f"filed {REPORT} (Scoring Protocol v1 report) as "
         "registry/data/scoring-reports/example-maps_geocode/example-maps_geocode-2026-05-16.json",
     ]
@@ -109,9 +109,9 @@ def test_the_files_are_the_operators_bytes_where_the_build_reads_them(operator: 
         "sessions/GRADES.jsonl", "scoring-reports/example-maps_geocode/example-maps_geocode-2026-05-16.json",
     ])
     assert (data / f"{CAPTURE}.score.json").read_bytes() == (operator["home"] / "report.json").read_bytes()
-    assert (data / f"{CAPTURE}.tools.json").read_bytes() == TOOLS.read_bytes()
-    assert (data / ENTRY).read_bytes() == AUTONOMOUS.read_bytes()
-    assert (data / "sessions" / "GRADES.jsonl").read_bytes() == GRADES.read_bytes()
+    assert (data / f"{CAPTURE}.tools.json").read_bytes() == shared_file(TOOLS).read_bytes()
+    assert (data / ENTRY).read_bytes() == shared_file(AUTONOMOUS).read_bytes()
+    assert (data / "sessions" / "GRADES.jsonl").read_bytes() == shared_file(GRADES).read_bytes()
     index = json.loads((data / "index.json").read_text())
     assert [(s["id"], s["currentCapture"]) for s in index["servers"]] == [("server-github", "2026-06-01T00-00-00Z")]
 
@@ -123,7 +123,7 @@ def test_the_build_has_a_page_for_every_added_item(operator: dict[str, Any]) -> 
     server = Page((site / "servers" / "server-github" / "index.html").read_text())
     assert "Stand-in scores" in server.text
     published = json.loads((site / urls.server_api("server-github")).read_text())
-    names = [tool["name"] for tool in json.loads(TOOLS.read_text())["tools"]]
+    names = [tool["name"] for tool in json.loads(shared_file(TOOLS).read_text())["tools"]]
     assert sorted(tool["name"] for tool in published["tools"]) == sorted(names) and len(names) == 26
     for tool in published["tools"]:
         assert (site / urls.tool_page("server-github", tool["slug"])).is_file(), tool["name"]
@@ -136,7 +136,7 @@ def test_the_build_has_a_page_for_every_added_item(operator: dict[str, Any]) -> 
         assert tool in page.text
     assert "REJECTED" in Page((site / urls.flowmcp_grading_page(
         f"providers/example/adapters/tools/{urls.slug('maliciousAdapter')}", urls.slug(Path(VETOED).stem))).read_text()).text
-    sessions = {json.loads(line)["sessionId"] for line in GRADES.read_text().splitlines() if line.strip()}
+    sessions = {json.loads(line)["sessionId"] for line in shared_file(GRADES).read_text().splitlines() if line.strip()}
     assert len(sessions) == 4
     for session in sessions:
         assert (site / urls.cleo_session_page(urls.slug(session))).is_file(), session
@@ -145,14 +145,43 @@ def test_the_build_has_a_page_for_every_added_item(operator: dict[str, Any]) -> 
     assert "example-maps/geocode" in Page((site / urls.flowmcp_report_page("example-maps_geocode")).read_text()).text
 
 
+def test_only_pages_that_show_stand_in_scores_say_so(operator: dict[str, Any]) -> None:
+    """The ScoreReport and the Scoring Protocol report are the stand-ins' (`stand-in/…` models); the
+    FlowMCP entries and CLEO's rows are real: their pages say nothing of stand-ins."""
+    site = operator["site"]
+
+    def banner(path: str) -> str | None:
+        text = Page((site / path).read_text()).text
+        return text.split("Stand-in scores", 1)[1].split(".", 1)[0] if "Stand-in scores" in text else None
+
+    tdqs = " (stand-in/deterministic-v1), not from a real model"
+    for path in (urls.HOME, urls.SERVERS, urls.server_page("server-github"), "changes/index.html",
+                 urls.tool_page("server-github", urls.slug("create_or_update_file"))):
+        assert banner(path) == tdqs, path
+    reports = " (stand-in/flowmcp-demo), not from a real model"
+    assert banner(urls.flowmcp_report_page("example-maps_geocode")) == reports
+    assert banner(urls.FLOWMCP) == reports  # the section's index lists the report among the real entries
+    real = [
+        urls.flowmcp_grading_page(f"providers/etherscan/account/tools/{urls.slug('getBalance')}",
+                                  urls.slug(Path(ENTRY).stem)),
+        urls.flowmcp_grading_page(f"providers/example/adapters/tools/{urls.slug('maliciousAdapter')}",
+                                  urls.slug(Path(VETOED).stem)),
+        urls.CLEO_SESSIONS, urls.RUBRIC, urls.PROBLEMS, "search/index.html",
+    ]
+    real += [run["page"] for run in json.loads((site / "api" / "sessions.json").read_text())["runs"]]
+    real += [p.relative_to(site).as_posix() for p in (site / "flowmcp" / "providers").rglob("index.html")]
+    for path in real:
+        assert banner(path) is None, path
+
+
 def test_adding_the_same_files_again_changes_nothing(operator: dict[str, Any], capsys) -> None:
     data = operator["data"]
     before = snapshot(data)
-    code, said, _ = run("add", data, operator["home"] / "report.json", "--tools", TOOLS, capsys=capsys)
+    code, said, _ = run("add", data, operator["home"] / "report.json", "--tools", shared_file(TOOLS), capsys=capsys)
     assert code == 0 and all(line.startswith("already there: ") for line in said) and len(said) == 2
-    code, said, _ = run("add", data, AUTONOMOUS, VETO, GRADES, REPORT, capsys=capsys)
+    code, said, _ = run("add", data, shared_file(AUTONOMOUS), shared_file(VETO), shared_file(GRADES), REPORT, capsys=capsys)
     assert code == 0 and len(said) == 4 and all(line.startswith("already there: ") for line in said), said
-    assert said[2] == f"already there: {GRADES} (CLEO GRADES.jsonl rows): all 35 rows are in {data}/sessions/"
+    assert said[2] == f"already there: {shared_file(GRADES)} (CLEO GRADES.jsonl rows): all 35 rows are in {data}/sessions/"
     assert snapshot(data) == before
 
 
@@ -161,7 +190,7 @@ def test_a_single_test_entry_finds_its_schema_in_the_tree(operator: dict[str, An
     needs no --schema. A tool that no schema has does."""
     data = tmp_path / "data"
     (data / Path(ENTRY).parent).mkdir(parents=True)
-    entry = json.loads(AUTONOMOUS.read_text())
+    entry = json.loads(shared_file(AUTONOMOUS).read_text())
     entry["gradingId"] = "a1b2c3d4--2026-06-02T08-00-00Z"
     later = tmp_path / "later.json"
     later.write_text(json.dumps(entry))
@@ -183,7 +212,7 @@ def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, A
     before = snapshot(data)
     broken = tmp_path / "broken.json"
     fresh = tmp_path / "fresh.json"  # a valid file, new to the data, given with the broken one: not written either
-    fresh.write_text(AUTONOMOUS.read_text().replace("2026-05-29T15-34Z", "2026-06-03T08-00-00Z"))
+    fresh.write_text(shared_file(AUTONOMOUS).read_text().replace("2026-05-29T15-34Z", "2026-06-03T08-00-00Z"))
     good: list[str | Path] = [fresh]
     flags: list[str | Path] = []
     if case == "tool-score":
@@ -196,14 +225,14 @@ def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, A
         broken.write_text('{"specVersion": "1.2", ')
         expected = f"{broken}: $: not valid JSON: Expecting property name enclosed in double quotes at line 1, column 24"
     elif case == "cleo-line":
-        lines = GRADES.read_text().splitlines()
+        lines = shared_file(GRADES).read_text().splitlines()
         row = json.loads(lines[5])
         row["dimensions"]["taskHygiene"]["score"] = 25
         broken = tmp_path / "GRADES.jsonl"
         broken.write_text("\n".join([*lines[:5], json.dumps(row), *lines[6:]]) + "\n")
         expected = f"{broken}: line 6, $.dimensions.taskHygiene: "
     elif case == "flowmcp-na":
-        entry = json.loads(AUTONOMOUS.read_text())
+        entry = json.loads(shared_file(AUTONOMOUS).read_text())
         entry["gradings"][1]["score"] = "n/a"
         broken.write_text(json.dumps(entry))
         expected = f"{broken}: $.gradings[1].naReason: an n/a answer needs a naReason from the closed set [NA-001]"
@@ -211,8 +240,8 @@ def test_a_broken_file_writes_nothing_and_names_the_reason(operator: dict[str, A
         broken.write_text('{"hello": "world"}')
         expected = f"{broken}: $: not a grading result scorecards knows"
     elif case == "tools-alone":
-        broken = TOOLS
-        expected = f"{TOOLS}: $: this looks like a tools/list result: add it with --tools beside the tdqs ScoreReport"
+        broken = shared_file(TOOLS)
+        expected = f"{shared_file(TOOLS)}: $: this looks like a tools/list result: add it with --tools beside the tdqs ScoreReport"
     else:  # a good report (not yet filed) with a --tools that is no tools/list
         later = tmp_path / "report.json"
         document = json.loads((operator["home"] / "report.json").read_text())
@@ -272,12 +301,12 @@ def test_a_server_name_that_is_not_an_id_needs_server(tmp_path: Path, capsys) ->
 def test_cleo_rows_already_present_are_skipped_and_counted(tmp_path: Path, capsys) -> None:
     data = tmp_path / "data"
     (data / "sessions").mkdir(parents=True)
-    lines = GRADES.read_bytes().split(b"\n")
+    lines = shared_file(GRADES).read_bytes().split(b"\n")
     # Ten rows already there, re-spaced (the same rows as JSON), in another file of sessions/.
     (data / "sessions" / "old.jsonl").write_bytes(b"\n".join(
         json.dumps(json.loads(line), indent=None, separators=(", ", ": ")).encode() for line in lines[:10]) + b"\n")
-    code, said, _ = run("add", data, GRADES, capsys=capsys)
-    assert code == 0 and said == [f"appended {GRADES} (CLEO GRADES.jsonl rows) to {data}/sessions/GRADES.jsonl: "
+    code, said, _ = run("add", data, shared_file(GRADES), capsys=capsys)
+    assert code == 0 and said == [f"appended {shared_file(GRADES)} (CLEO GRADES.jsonl rows) to {data}/sessions/GRADES.jsonl: "
                                   "25 rows, 10 duplicates skipped"]
     assert (data / "sessions" / "GRADES.jsonl").read_bytes() == b"\n".join(lines[10:35]) + b"\n"
 
@@ -290,6 +319,40 @@ def test_the_readme_starts_with_the_set_up_and_its_quick_start_is_new_add_build(
     commands = [line.split("#")[0].strip() for line in blocks[1].splitlines()]
     assert [command.split(" && ")[0].split()[:2] for command in commands] == [
         ["scorecards", "new"], ["scorecards", "add"], ["scorecards", "build"]]
+
+
+OTHER_TOOLS = "real-tools/server-filesystem.json"
+"""Another server's real tools/list (in shared/): none of its 14 tools is one of server-github's 26."""
+
+
+def test_another_servers_tools_list_is_refused_with_one_line(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    scored = [tool["name"] for tool in save_report(report)["tools"]]
+    other = shared_file(OTHER_TOOLS)
+    code, said, err = run("add", data, report, "--tools", other, capsys=capsys)
+    assert code == 2 and said == [] and err == (
+        f"scorecards: {other}: $.tools: none of its 14 tools is among the 26 that {report} scored "
+        f"({', '.join(scored[:3])} and 23 more): it looks like another server's tools/list; give the one this "
+        "report scored; nothing was written\n")
+    assert snapshot(data) == {}
+    assert run("add", data, report, "--tools", TOOLS, capsys=capsys)[0] == 0
+
+
+def test_check_warns_of_a_tools_list_already_filed_beside_another_servers_report(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    save_report(report)
+    assert run("add", data, report, capsys=capsys)[0] == 0
+    (data / f"{CAPTURE}.tools.json").write_bytes(shared_file(OTHER_TOOLS).read_bytes())  # filed by hand, before add checked
+    before = snapshot(data)
+    code, said, _ = run("check", data, capsys=capsys)
+    assert code == 0 and snapshot(data) == before
+    warned = [line for line in said if line.startswith(f"warning: {CAPTURE}.tools.json: $.tools: ")]
+    assert len(warned) == 1 and (f"none of its 14 tools is among the 26 that {CAPTURE}.score.json scored"
+                                 in warned[0]) and "another server's tools/list" in warned[0], said
 
 
 def test_categories_are_filed_into_server_json_and_get_their_pages(tmp_path: Path, capsys) -> None:

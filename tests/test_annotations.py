@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus import SHARED, definition, report, scores, tool_score, write_capture
+from corpus import definition, report, scores, tool_score, write_capture
+from shared_data import shared_file
 
 from builder.annotations import annotation
 from builder.engine.problems import Problem
@@ -43,7 +44,7 @@ def broken_repository(root: Path) -> Path:
     write_capture(data, "srv", report("srv", [tool_score(definition("t"), scores(4, 4, 4, 4, 4, 4))]))
     broken = data / "servers" / "broken"
     broken.mkdir()
-    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes((SHARED / "bad-input" / "not-json-capture.json").read_bytes())
+    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes(shared_file("bad-input/not-json-capture.json").read_bytes())
     return data
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from shared_data import shared_file
 from test_cleo_reader import grade_row, write_lines
 
 from builder import cleo, urls
@@ -12,7 +13,7 @@ from builder.cleo.corpus import CleoCorpus
 from builder.engine.problems import ProblemLog
 
 NO_AUDIT = "No audit entries found for session (use --grade flag when starting session)"
-NAUGHTY = Path(__file__).resolve().parents[1].parent / "shared" / "bad-input" / "naughty-strings.json"
+NAUGHTY = "bad-input/naughty-strings.json"
 
 
 def corpus_of(tmp_path: Path, rows: list[dict], name: str = "GRADES.jsonl") -> CleoCorpus:
@@ -100,7 +101,7 @@ def test_a_session_id_that_spells_another_ids_slug_gets_its_own_path(tmp_path: P
 
 
 def test_every_naughty_string_as_a_session_id_gets_a_distinct_safe_path(tmp_path: Path) -> None:
-    names = [name for name in json.loads(NAUGHTY.read_text(encoding="utf-8")) if name.strip()]
+    names = [name for name in json.loads(shared_file(NAUGHTY).read_text(encoding="utf-8")) if name.strip()]
     corpus = corpus_of(tmp_path, [grade_row(name) for name in names])
     assert len(corpus.sessions) == len(set(names))
     paths = [urls.cleo_session_page(s.slug) for s in corpus.sessions]

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import shared_file
 
 from builder import cleo
 from builder.cleo import reader
 from builder.engine.problems import ProblemLog
 
 KEYS = ("sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real-cleo" / "GRADES.jsonl"
 
 
 def grade_row(
@@ -198,8 +198,9 @@ def test_only_jsonl_files_in_sessions_are_read_and_absence_means_no_section(tmp_
 
 
 def test_the_real_cleo_file_reads_without_problems() -> None:
+    real = shared_file("real-cleo/GRADES.jsonl")
     log = ProblemLog()
-    corpus = cleo.read_files([REAL], REAL.parent.parent, log)
+    corpus = cleo.read_files([real], real.parent.parent, log)
     assert len(log) == 0
     assert len(corpus.runs) == 35
     counts = {session.session_id: len(session.runs) for session in corpus.sessions}

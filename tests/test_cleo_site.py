@@ -14,8 +14,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
+from shared_data import shared_file
 from site_helpers import Page as ParsedPage
-from test_cleo_reader import KEYS, REAL, grade_row, write_lines
+from test_cleo_reader import KEYS, grade_row, write_lines
 
 from builder.build import Model, read_and_plan, render_and_write
 from builder.cleo.pages import section as cleo_pages
@@ -210,7 +211,7 @@ def test_links_resolve_and_tables_sort_by_numbers(demo: tuple[MemoryWriter, Mode
 def test_the_real_cleo_file_shows_sessions_without_audit_entries_not_failing_agents(tmp_path: Path) -> None:
     (tmp_path / "sessions").mkdir()
     # A copy in the temporary data folder: a symbolic link in a data folder is never followed (issue 21).
-    (tmp_path / "sessions" / "GRADES.jsonl").write_bytes(REAL.read_bytes())
+    (tmp_path / "sessions" / "GRADES.jsonl").write_bytes(shared_file("real-cleo/GRADES.jsonl").read_bytes())
     writer, model = build(tmp_path)
     assert len(model.log) == 0
     html = writer.text("sessions/index.html")

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
+from shared_data import shared_file, shared_folder
 from tdqs import (
     CoherencePromptTool,
     ToolDefinition,
@@ -34,7 +34,6 @@ from scorecards_demo.prompt_reading import read_coherence_prompt, read_tool_prom
 from scorecards_demo.standin import StandInLlm
 from scorecards_demo.tool_rubric import grades
 
-REAL_TOOLS = Path(__file__).resolve().parents[1].parent / "shared" / "real-tools"
 LINE = st.characters(blacklist_characters="\n", blacklist_categories=("Cs",))
 
 
@@ -215,7 +214,7 @@ def test_siblings_not_named_in_the_description_do_not_change_the_answer() -> Non
 
 def _real_definitions() -> list[ToolDefinition]:
     tools: list[ToolDefinition] = []
-    for path in sorted(REAL_TOOLS.glob("*.json")):
+    for path in sorted(shared_folder("real-tools").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("tools"), list):
             tools.extend(ToolDefinition.model_validate(tool) for tool in data["tools"])
@@ -245,7 +244,7 @@ def test_answers_do_not_depend_on_call_order_or_threads() -> None:
 
 
 def test_real_servers_score_end_to_end_and_a_named_alternative_counts() -> None:
-    data = json.loads((REAL_TOOLS / "server-filesystem.json").read_text(encoding="utf-8"))
+    data = json.loads(shared_file("real-tools/server-filesystem.json").read_text(encoding="utf-8"))
     tools = [ToolDefinition.model_validate(tool) for tool in data["tools"]]
     report = score_server(llm=StandInLlm(), server_name="server-filesystem", tools=tools, concurrency=1)
     assert report.model == "stand-in/deterministic-v1"

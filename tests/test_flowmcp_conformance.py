@@ -4,11 +4,10 @@ gives one, its error code (NA-001, GRD-005, VET-003)."""
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import pytest
-from flowmcp_fixtures import SHARED, answer, entry, shared
+from flowmcp_fixtures import answer, entry, shared
 
 from builder.flowmcp.conformance import Violation, check_entry
 
@@ -122,7 +121,7 @@ def test_derived_values_are_not_rejections() -> None:
 
 def test_flowmcp_gradings_mock_answer_envelope_is_not_a_grading_entry() -> None:
     # a real third-party file (flowmcp-grading's mock sub-agent answer) that is not a grading entry
-    document = json.loads((SHARED / "flowmcp-grading" / "single-test--mock-response-pass.json").read_text())
+    document = shared("flowmcp-grading/single-test--mock-response-pass.json")
     paths = {p.json_path for p in violations(document)}
     assert {"$.schemaId", "$.gradings", "$.scoringSystem", "$.gradingSystem", "$.aggregateGrade"} <= paths
     assert {"$.answers", "$.iteration", "$.improvementHints"} <= paths  # unknown keys are named too

@@ -84,7 +84,7 @@ def test_report_hints_from_failed_validation_and_low_dimensions() -> None:
     assert (hints[2].gain, hints[2].text) == (1.0, "parameters scored 3.0: no descriptions")
 
 
-def test_a_report_graded_b_says_what_an_a_needs_never_nothing_to_fix() -> None:
+def test_a_report_graded_b_says_b_is_its_cap_never_nothing_to_fix() -> None:
     report = GradeReport.model_validate({
         "schemaId": "a/b", "schemaIdSlug": "a_b", "schemaHash": "sha256:0", "date": "2026-06-01", "grade": "B",
         "score": 3.83, "scoringProtocol": "v1", "creator": {}, "harness": {"name": "h", "model": "m"}, "timestamps": {},
@@ -96,8 +96,9 @@ def test_a_report_graded_b_says_what_an_a_needs_never_nothing_to_fix() -> None:
     assert grade == "B"  # (4 + 3.5 + 4 + 5) / 4 = 4.125
     hints = report_hints(ReportRecord("f", "f", report, score, grade, ()))
     assert hints, "a B has something to fix"
-    # A needs a mean of 4.5: 4 × 4.5 − 16.5 = 1.5 more points. Then every dimension below 5.0, biggest gain first:
+    # Then every dimension below 5.0, biggest gain first:
     # parameters (5 − 3.5) / 4 = 0.375, then output and whenToUse (5 − 4) / 4 = 0.25 each.
-    assert hints[0].kind == "grade" and "A needs a mean of 4.5: 1.5 more points across the 4 dimensions" in hints[0].text
+    # A report is capped at B (its dimensions are autonomous, issue 35): no A to aim for, B is the cap.
+    assert hints[0].kind == "grade" and hints[0].text.startswith("B is the most a Scoring Protocol report can reach")
     assert [(h.text.split(" ")[0], h.gain) for h in hints[1:]] == [("parameters", 0.375), ("output", 0.25),
                                                                     ("whenToUse", 0.25)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from corpus import SHARED
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import shared_folder
 from tdqs import ToolDefinition, compute_input_hash
 
 from builder.tdqs.input_hash import canonical_definition, input_hash
@@ -15,7 +15,7 @@ from builder.tdqs.input_hash import canonical_definition, input_hash
 
 def real_definitions() -> list[dict]:
     found = []
-    for path in sorted((SHARED / "real-tools").rglob("*.json")):
+    for path in sorted(shared_folder("real-tools").rglob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         found.extend(document["tools"] if isinstance(document, dict) and "tools" in document else [document])
     return found

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from corpus import SHARED, definition, report, scores, tool_score, write_capture
+from corpus import definition, report, scores, tool_score, write_capture
+from shared_data import shared_file
 
 
 def run(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -52,7 +53,7 @@ def test_a_data_folder_whose_every_capture_is_rejected_builds_a_site(tmp_path: P
     data = tmp_path / "data"
     broken = data / "servers" / "broken"
     broken.mkdir(parents=True)
-    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes((SHARED / "bad-input" / "not-json-capture.json").read_bytes())
+    (broken / "2026-06-01T00-00-00Z.score.json").write_bytes(shared_file("bad-input/not-json-capture.json").read_bytes())
     out = tmp_path / "site"
     built = build(data, out)
     found = problems(built, "servers/broken/2026-06-01T00-00-00Z.score.json")
@@ -125,7 +126,7 @@ def test_a_generated_at_that_is_not_a_date_never_becomes_current(tmp_path: Path)
 def test_naughty_strings_as_json_keys_and_a_real_broken_capture(tmp_path: Path) -> None:
     """The Big List of Naughty Strings, each as a key named twice in one object: every file is
     reported at the object's path, whatever the key."""
-    naughty = json.loads((SHARED / "bad-input" / "naughty-strings.json").read_text(encoding="utf-8"))
+    naughty = json.loads(shared_file("bad-input/naughty-strings.json").read_text(encoding="utf-8"))
     data = tmp_path / "data"
     good(data)
     names = {}

@@ -4,19 +4,27 @@ builds; in headless Chromium no dialog opens and no injected element appears on 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser import chromium, served
-from corpus import KEYS, SHARED, report, write_capture
+from corpus import KEYS, report, write_capture
+from shared_data import shared_file
 from tdqs import ToolDefinition, ToolScore, compute_context_signals
 
 from builder.build import build
 from builder.config import SiteConfig
 
-NAUGHTY: list[str] = json.loads((SHARED / "bad-input" / "naughty-strings.json").read_text(encoding="utf-8"))
+
+@functools.cache
+def naughty_strings() -> list[str]:
+    """The Big List of Naughty Strings, read when a test first needs it (not at collection)."""
+    return json.loads(shared_file("bad-input/naughty-strings.json").read_text(encoding="utf-8"))
+
+
 PER_SERVER = 60
 
 # What our templates may put on a page; anything else came from the data.
@@ -67,10 +75,11 @@ def tool(name: str, text: str, position: int) -> tuple[ToolScore, dict]:
 
 
 def write_naughty_corpus(data: Path) -> None:
-    for start in range(0, len(NAUGHTY), PER_SERVER):
-        chunk = NAUGHTY[start : start + PER_SERVER]
+    naughty = naughty_strings()
+    for start in range(0, len(naughty), PER_SERVER):
+        chunk = naughty[start : start + PER_SERVER]
         server_id = f"naughty-{start // PER_SERVER:02d}"
-        scored = [tool(text, NAUGHTY[-1 - start - i], start + i) for i, text in enumerate(chunk)]
+        scored = [tool(text, naughty[-1 - start - i], start + i) for i, text in enumerate(chunk)]
         rep = report(chunk[0] or "empty", [s for s, _ in scored]).model_copy(deep=True)
         document = rep.model_dump(mode="json")
         document["serverScore"]["coherenceSummary"] = chunk[-1]
@@ -83,8 +92,8 @@ def write_naughty_corpus(data: Path) -> None:
     sessions = data / "sessions"
     sessions.mkdir(parents=True, exist_ok=True)
     rows = []
-    for i, text in enumerate(NAUGHTY):
-        dimension = {"score": 10, "max": 20, "evidence": [text, NAUGHTY[-1 - i]]}
+    for i, text in enumerate(naughty):
+        dimension = {"score": 10, "max": 20, "evidence": [text, naughty[-1 - i]]}
         rows.append(json.dumps({
             "sessionId": text or "empty", "taskId": text, "totalScore": 50, "maxScore": 100,
             "dimensions": {k: dimension for k in ("sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")},
@@ -100,7 +109,7 @@ def naughty_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     write_naughty_corpus(data)
     out = tmp_path_factory.mktemp("naughty") / "site"
     result = build(data, out, SiteConfig(base_url="/n/"))
-    assert result.files_written > len(NAUGHTY)
+    assert result.files_written > len(naughty_strings())
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html") if "pagefind" not in p.parts)
     with served(out, "/n/") as url:
         yield url, pages
@@ -108,7 +117,7 @@ def naughty_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
 
 def test_the_naughty_corpus_builds_with_every_string_on_a_page(naughty_site) -> None:
     _, pages = naughty_site
-    assert sum(p.startswith("servers/naughty-") and "/tools/" in p for p in pages) >= len(NAUGHTY) - 20
+    assert sum(p.startswith("servers/naughty-") and "/tools/" in p for p in pages) >= len(naughty_strings()) - 20
     assert sum(p.startswith("sessions/") for p in pages) > 100
 
 

@@ -1,5 +1,8 @@
 """Issue 22, as a property: for random corpora of every grading system, every number printed next
 to a grade on any page bands to that grade, and every printed formula gives its printed result.
+Issue 35 adds: every figure of the FlowMCP statistics bands like its exact value (worked out here
+from the drawn corpus), and every share printed on the TDQS home page and the CLEO section is its
+exact count ratio rounded once, half up.
 
 The corpora lean on the edges (descriptions that are blank or restate the name, stored scores
 that disagree, means a hair below a band, CLEO totals that are not their sum). The bands and
@@ -8,8 +11,10 @@ the formula are evaluated here with `fractions`, from the printed text alone.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,7 @@ from flowmcp_fixtures import answer, entry, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from site_helpers import Page, build_in_memory
+from tdqs import TOOL_DIMENSIONS
 from test_cleo_reader import grade_row, write_lines
 
 TDQS_TIERS = ((Fraction(35, 10), "A"), (Fraction(3), "B"), (Fraction(2), "C"), (Fraction(1), "D"))
@@ -100,6 +106,111 @@ def write_cleo(data: Path, rows: list[tuple[tuple[float, ...], bool]]) -> None:
         write_lines(data / "sessions" / "GRADES.jsonl", lines)
 
 
+# ---- by hand: FlowMCP statistics and shares ----------------------------------------------------
+
+
+def entry_mean(found: list[tuple[str, float]]) -> Fraction:
+    weights = [Fraction(str(w)) for _, w in found]
+    return sum((Fraction(v) * w for (v, _), w in zip(found, weights, strict=True)), Fraction(0)) / sum(weights)
+
+
+def table_rows(html: str, caption: str) -> list[list[str]]:
+    start = html.index(caption)
+    table = html[start: html.index("</table>", start)]
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, flags=re.S):
+        cells = [Page(cell).text.strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, flags=re.S)]
+        if cells and not row.lstrip().startswith("<th scope=\"col\""):
+            rows.append(cells)
+    return rows
+
+
+def percent(count: int, total: int, digits: int = 1) -> str:
+    units = int((Fraction(100 * count, total) * 10**digits + Fraction(1, 2)) // 1)
+    return f"{units // 10**digits}.{units % 10**digits:0{digits}d}%"
+
+
+def check_flowmcp_statistics(html: str, drawn_entries: list[Any], drawn_reports: list[Any]) -> int:
+    """Each printed mean, lowest and highest bands like the exact value worked out from the corpus."""
+    checked = 0
+    means = [entry_mean(found) for found in drawn_entries]
+    if means:
+        [row] = [r for r in table_rows(html, "Areas:") if r[0] == "single-test"]
+        exact = (sum(means) / len(means), min(means), max(means))
+        for printed, value in zip(row[4:7], exact, strict=True):
+            assert band(Fraction(printed), FLOWMCP_BANDS) == band(value, FLOWMCP_BANDS), (row, value)
+            assert abs(Fraction(printed) - value) <= Fraction(1, 200), (row, value)
+            checked += 1
+    by_dimension: dict[str, list[Fraction]] = {}
+    for values in drawn_reports:
+        for k, v in enumerate(values):
+            by_dimension.setdefault(f"d{k}", []).append(Fraction(v))
+    rows = {r[0]: r for r in table_rows(html, "Scoring Protocol dimensions")} if by_dimension else {}
+    for name, values in by_dimension.items():
+        for printed, value in zip(rows[name][2:4], (sum(values) / len(values), min(values)), strict=True):
+            assert band(Fraction(printed), FLOWMCP_BANDS) == band(value, FLOWMCP_BANDS), (name, printed, value)
+            checked += 1
+    return checked
+
+
+def check_tdqs_shares(writer: Any) -> int:
+    """Every share of the home page from the counts in the servers' API (integers, never rounded)."""
+    servers = [json.loads(writer.text(p)) for p in writer.paths if p.startswith("api/servers/")]
+    servers = [s for s in servers if s.get("tools")]
+    tools = [t for s in servers for t in s["tools"]]
+    if not tools:
+        return 0
+    html, total, checked = writer.text("index.html"), len(tools), 0
+    text = Page(html).text
+    tiers = Counter(t["tier"] for t in tools)
+    for row in table_rows(html, "Tier distribution"):
+        letter = row[0].split()[0]
+        assert (row[2], row[3]) == (str(tiers[letter]), percent(tiers[letter], total)), row
+        checked += 1
+    assert f"{percent(tiers['A'] + tiers['B'], total)} clear the tier-B passing bar" in text
+    assert f"{percent(sum(1 for t in tools if t['smells']), total)} of tools carry at least one smell" in text
+    names = {d.name: d.key for d in TOOL_DIMENSIONS}
+    for row in table_rows(html, "Dimensions"):
+        smelly = sum(1 for t in tools if t["scores"][names[row[0]]] < 3)
+        assert row[3] == percent(smelly, total), row
+        checked += 1
+    for name, printed, count in re.findall(r"(Annotation Contradiction|No Description|Tautological Description|"
+                                           r"Shadowing Risk) (\d+\.\d\d%) \((\d+)\)", text):
+        flagged = sum(1 for t in tools if name in t["flags"] + t["serverFlags"])
+        assert (int(count), printed) == (flagged, percent(flagged, total, 2)), (name, printed, count)
+        checked += 1
+
+    def outlier(server: dict[str, Any]) -> bool:
+        values = [Fraction(str(t["tdqs"])) for t in server["tools"]]
+        return sum(values) - len(values) * min(values) >= len(values)
+
+    with_outlier = sum(1 for s in servers if outlier(s))
+    assert f"{percent(with_outlier, len(servers))} of servers have at least one tool a full point" in text
+    below = sum(1 for s in servers if not s["scores"]["coverageOk"])
+    if below:
+        assert f"{percent(below, len(servers))} of servers have fewer than 80%" in text
+    return checked + 3
+
+
+def check_cleo_shares(writer: Any, drawn: list[tuple[tuple[float, ...], bool]]) -> int:
+    """The grade distribution from its session counts; each dimension's share of max and the mean
+    share from the drawn scores (five dimensions of 20 points, one run per session)."""
+    if "sessions/index.html" not in writer.paths:
+        return 0
+    html = writer.text("sessions/index.html")
+    rows = table_rows(html, "Grade distribution")
+    graded = sum(int(r[2]) for r in rows)
+    for row in rows:
+        assert row[3] == (percent(int(row[2]), graded) if graded else "—"), row
+    sessions = [[Fraction(str(v)) for v in values] for values, _ in drawn]
+    for position, row in enumerate(table_rows(html, "Dimension means")):
+        scored = sum(values[position] for values in sessions)
+        assert row[2] == percent(scored.numerator, (20 * len(sessions) * scored.denominator)), row
+    mean = sum(sum(values) / 100 for values in sessions) / len(sessions)
+    assert f"Mean score: {percent(mean.numerator, mean.denominator)} of the maximum" in Page(html).text
+    return len(rows) + 6
+
+
 # ---- the property -----------------------------------------------------------------------------
 
 
@@ -137,6 +248,9 @@ def test_every_printed_number_bands_to_its_grade_and_every_formula_holds(
         write_cleo(data, cleo)
         writer, _ = build_in_memory(data)
         checked = sum(check_page(path, writer.text(path)) for path in writer.paths if path.endswith(".html"))
+        if flow_entries or flow_reports:
+            checked += check_flowmcp_statistics(writer.text("flowmcp/index.html"), flow_entries, flow_reports)
+        checked += check_tdqs_shares(writer) + check_cleo_shares(writer, cleo)
     # Every tool and server page prints at least one TDQS grade with its score, and every server
     # page its formula: the property is never vacuous.
     assert checked >= 2 * len(tdqs_servers)

@@ -10,21 +10,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from corpus import SHARED, write_capture
+from corpus import write_capture
+from shared_data import registered, shared_file
 from site_helpers import Page, api, build_in_memory
 from tdqs import ToolDefinition, compute_context_signals, parse_tool_definitions, score_server
 
 from builder import urls
 from scorecards_demo.standin import StandInLlm
 
-CAPTURES = sorted((SHARED / "real-tools").glob("*.json"))
+CAPTURES = registered("real-tools", "*.json")
 
 
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory: pytest.TempPathFactory):
     data = tmp_path_factory.mktemp("real")
     llm = StandInLlm()
-    for path in CAPTURES:
+    for path in map(shared_file, CAPTURES):
         document = json.loads(path.read_text(encoding="utf-8"))
         parsed = parse_tool_definitions(document)
         report = score_server(llm=llm, server_name=path.stem, tools=parsed.tools, concurrency=1)
@@ -36,12 +37,12 @@ def real_site(tmp_path_factory: pytest.TempPathFactory):
 
 def test_there_are_239_real_tools_in_13_servers() -> None:
     assert len(CAPTURES) == 13
-    assert sum(len(json.loads(p.read_text())["tools"]) for p in CAPTURES) == 239
+    assert sum(len(json.loads(shared_file(name).read_text())["tools"]) for name in CAPTURES) == 239
 
 
 def test_every_real_tool_has_a_page_with_its_own_input_hash(real_site) -> None:
     checked = 0
-    for path in CAPTURES:
+    for path in map(shared_file, CAPTURES):
         published = {t["name"]: t for t in api(real_site, urls.server_api(urls.slug(path.stem)))["tools"]}
         for raw in json.loads(path.read_text(encoding="utf-8"))["tools"]:
             expected = compute_context_signals(ToolDefinition.model_validate(raw)).input_hash

@@ -65,6 +65,10 @@ def test_strict_in_the_file_turns_warnings_into_exit_1(project: Path) -> None:
         ('[cleo_grades]\na = "0.9"\n', "scorecards.toml: cleo_grades.a: Input should be a valid number"),
         ("[cleo_grades]\ne = 0.3\n", "scorecards.toml: cleo_grades.e: unknown key (known keys: a, b, c, d)"),
         ("title = \n", "scorecards.toml: not valid TOML"),
+        ('titel = "x"\n', "scorecards.toml: titel: unknown key (did you mean title?)"),
+        ('base-url = "/x/"\n', "scorecards.toml: base-url: unknown key (did you mean base_url?)"),
+        ('dispute_ulr = "https://x.org"\n', "scorecards.toml: dispute_ulr: unknown key (did you mean dispute_url?)"),
+        ("[cleo_grades]\nbb = 0.3\n", "scorecards.toml: cleo_grades.bb: unknown key (did you mean b?)"),
     ],
 )
 def test_a_bad_key_is_one_line_naming_it(project: Path, text: str, line: str) -> None:

@@ -7,7 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
-from corpus import SHARED, definition, report, scores, tool_score, write_capture
+from corpus import definition, report, scores, tool_score, write_capture
+from shared_data import shared_file
 from site_helpers import api, build_in_memory
 
 
@@ -30,7 +31,7 @@ def test_each_broken_capture_is_reported_and_the_rest_builds(tmp_path: Path) -> 
     # Not JSON: the real broken capture.
     (tmp_path / "servers" / "broken").mkdir(parents=True)
     target = tmp_path / "servers" / "broken" / "2026-06-01T00-00-00Z.score.json"
-    shutil.copy(SHARED / "bad-input" / "not-json-capture.json", target)
+    shutil.copy(shared_file("bad-input/not-json-capture.json"), target)
     # Wrong shape: an array.
     (tmp_path / "servers" / "shape").mkdir()
     (tmp_path / "servers" / "shape" / "2026-06-01T00-00-00Z.score.json").write_text("[1, 2]")

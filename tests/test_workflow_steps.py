@@ -48,7 +48,7 @@ BASE_URL = "https://owner.github.io/repo"
 def _copy_sources(target: Path) -> None:
     """What a wheel is built from, outside the checkout, so the build writes nothing into it."""
     target.mkdir()
-    for name in ("pyproject.toml", "README.md", "builder", "templates", "scorecards_demo",
+    for name in ("pyproject.toml", "README.md", "docs", "builder", "templates", "scorecards_demo",
                  *(path.name for path in ROOT.glob("LICENSE*")), *(path.name for path in ROOT.glob("MANIFEST.in"))):
         source = ROOT / name
         if source.is_dir():
@@ -62,7 +62,7 @@ def _build_wheel(work: Path) -> Path:
     _copy_sources(sources)
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(sources)]
     setuptools = importlib.util.find_spec("setuptools") and importlib.metadata.version("setuptools")
-    if setuptools and int(setuptools.split(".")[0]) >= 68:
+    if setuptools and int(setuptools.split(".")[0]) >= 77:  # pyproject.toml's build-system.requires (PEP 639)
         command.insert(4, "--no-build-isolation")  # the build backend is here: no index needed at all
     built = subprocess.run(command, capture_output=True, text=True, check=False)
     if built.returncode != 0:

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from builder.add.detect import Detected
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
+from builder.add.tools_match import refuse_foreign_tools
 from builder.engine.problems import describe_validation_error
 from builder.tdqs import layout
 from builder.tdqs.categories import category_key
@@ -47,6 +48,8 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
                        "A-Z a-z 0-9 . _ -, starting with a letter or digit): name the server with --server ID")
     if capture is None:
         raise AddError(source, "$.generatedAt", f"{stamp!r} cannot name a capture file")
+    if tools is not None:
+        refuse_foreign_tools(corpus.servers[0].current, source, tools)
     report = corpus.servers[0].current.report
     kind = f"tdqs ScoreReport, {len(report.tools)} tools"
     filings = [Filing(source, staged[0][0], found.raw, kind, SYSTEM)]

@@ -9,7 +9,16 @@ scoring-reports/<schemaIdSlug>/<any>.json        grade reports; the newest (date
 
 Every report's grade is recomputed: the score is the mean of its dimension scores (the protocol's
 `GradeReporter.grade`), banded by gradingSystem/1.0.0 (to which the protocol delegates its
-thresholds); a report whose deterministic validation failed is an F whatever its scores.
+thresholds) and trimmed at the autonomous tier's maximum, B; a report whose deterministic
+validation failed is an F whatever its scores.
+
+Why the trim: the protocol delegates "the score-to-grade banding, the production gate, the
+tier-trim rule" to the Grading-Spec (Schemas-Spec v4.2.0, 22-scoring-protocol.md, "Grade
+Thresholds"); the Grading-Spec's dimension matrix makes `whenToUse` and `parameters` autonomous
+(06-determinism-and-tier §4), caps an autonomous grading at B (07 §4.1 "Tier trim"; 06 §8.1) and
+says "Grade A is not autonomously reachable" (06 §5 rule 4). A report grades only those two
+dimensions, so it is trimmed like the provider areas of the same schema. FlowMCP's own
+`GradeReporter` does not trim; where a report stores that untrimmed A, the page shows both.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 from builder.engine.problems import ProblemLog, describe_validation_error
 from builder.flowmcp.records import Difference
 from builder.flowmcp.report_models import PROTOCOL, GradeReport, PromptsFile, ScoresFile
-from builder.flowmcp.rules import as_float, band, exact
+from builder.flowmcp.rules import as_float, band, exact, trim
 from builder.sources.datafolder import entry_kind, kind, listing, report_skipped, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
 from builder.urls import clash_reason, distinct_slugs, slug_clashes
@@ -33,6 +42,8 @@ SYSTEM = "scoring-protocol"
 REPORTS_DIR = "scoring-reports"
 PROMPTS = "prompts.json"
 SCORES = "scores.json"
+TIER = "autonomous"
+"""A report's tier: its dimensions (whenToUse, parameters) are autonomous ones (Grading-Spec 06 §4)."""
 SCORE_TOLERANCE = Fraction(1, 200)
 """A stored score may be rounded to two decimals: a difference up to 0.005 is not a disagreement."""
 
@@ -47,8 +58,18 @@ class ReportRecord:
     score: Fraction
     """The mean of the dimension scores, recomputed."""
     grade: str
-    """The recomputed grade: the band of `score`, or F when validation failed."""
+    """The recomputed grade: the band of `score` trimmed at B (the autonomous tier's maximum), or F
+    when validation failed."""
     differences: tuple[Difference, ...]
+
+    @property
+    def raw_grade(self) -> str:
+        """The band of `score` before the tier trim (the Grading-Spec's rawGrade)."""
+        return band(self.score)
+
+    @property
+    def trimmed(self) -> bool:
+        return self.report.validation_passed and self.raw_grade != self.grade
 
     @property
     def sort_key(self) -> tuple[str, str, str]:
@@ -76,8 +97,9 @@ class ReportSet:
 
 
 def recompute(report: GradeReport) -> tuple[Fraction, str]:
+    """The mean of the dimension scores and the grade: its band, trimmed at the tier's maximum."""
     mean = sum((exact(d.score) for d in report.dimensions), Fraction(0)) / len(report.dimensions)
-    return mean, band(mean) if report.validation_passed else "F"
+    return mean, trim(band(mean), TIER) if report.validation_passed else "F"
 
 
 def read_reports(root: Path, data_dir: Path, log: ProblemLog) -> tuple[ReportSet, ...]:
@@ -217,7 +239,9 @@ def _record(file: str, stem: str, report: GradeReport, folder: str, log: Problem
         why = (
             "validation failed: the deterministic gate makes it an F"
             if not report.validation_passed
-            else f"a mean of {as_float(mean, 3):g} bands to {grade} (gradingSystem/1.0.0)"
+            else f"a mean of {as_float(mean, 3):g} bands to {band(mean)}"
+            + (f", trimmed to {grade}: a report's dimensions are autonomous, capped at B" if band(mean) != grade else "")
+            + " (gradingSystem/1.0.0)"
         )
         _warn(log, found, Difference(file, "$.grade", "grade", report.grade, grade, why))
     expected_slug = report.schema_id.replace("/", "_")

@@ -7,7 +7,10 @@
 - `flowmcp_rollups`: one row per namespace and selection (rollup vocabulary) — the two status
   vocabularies live in two tables and are never counted together;
 - `flowmcp_reports` and `flowmcp_report_dimensions`: Scoring Protocol v1 reports.
-Means are stored rounded to six decimals, so aggregates are byte-stable whatever order DuckDB sums in.
+Means are stored rounded to six decimals for the SQL that compares them, and exactly (`mean_exact`,
+the fraction as `p/q` text) for the statistics: a mean of 4.4999996 is a B, and rounded to six
+decimals it would read as an A. The statistics take their means, lowest and highest values from the
+exact text, so they are byte-stable whatever order DuckDB reads the rows in.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ ENTRY_COLUMNS = {
     "grade": "VARCHAR",
     "raw_grade": "VARCHAR",
     "mean": "DOUBLE",
+    "mean_exact": "VARCHAR",
     "veto": "VARCHAR",
 }
 ANSWER_COLUMNS = {
@@ -135,6 +139,7 @@ def _entries(corpus: FlowCorpus) -> Iterator[tuple[Any, ...]]:
                     record.grade,
                     computed.raw_grade if computed else None,
                     as_float(computed.mean) if computed else None,
+                    str(computed.mean) if computed and computed.mean is not None else None,
                     entry.categorical_veto.triggered_by if entry and entry.categorical_veto else None,
                 )
 

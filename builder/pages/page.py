@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 
@@ -17,6 +17,10 @@ class PageContext(BaseModel):
     title: str
     description: str = ""
     """One sentence for search results and link previews."""
+    stand_in_models: list[str] = Field(default_factory=list, exclude=True)
+    """The stand-in models (`stand-in/…`) whose scores this page shows: the page then says "Stand-in
+    scores" (base.html). Set by the page that shows them, so a page of real data never says it; not
+    part of a context's API JSON."""
 
 
 CAMEL_VIEW = ConfigDict(frozen=True, alias_generator=to_camel, populate_by_name=True)

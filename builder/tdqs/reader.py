@@ -10,8 +10,8 @@ rejected with a reason; its server keeps its other captures.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from builder.sources import jsonfile
 from builder.sources.datafolder import Unreadable, kind, read_regular, report_skipped, skip_reason
 from builder.sources.jsonfile import read_json, relative_name
 from builder.tdqs import layout
+from builder.tdqs.coverage import Coverage, coverage
 from builder.tdqs.input_hash import input_hash
 from builder.tdqs.models import ServerMeta
 from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
@@ -40,6 +41,11 @@ from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 SYSTEM = "tdqs"
 SUPPORTED_SPEC_VERSIONS = frozenset({SPEC_VERSION})
 STAND_IN_PREFIX = "stand-in/"
+
+
+def stand_in_models(models: Iterable[str | None]) -> list[str]:
+    """The stand-in models among `models`, sorted, each once."""
+    return sorted({model for model in models if model and model.startswith(STAND_IN_PREFIX)})
 
 
 def versions_for(spec_version: str) -> tuple[str, str]:
@@ -95,10 +101,19 @@ class Capture:
     grading_system: str
     unscored: tuple[str, ...] = ()
     """Tools in this capture's tools/list that its score report has no score for, by name."""
+    coverage: Coverage | None = None
+    """For the current capture: how much of the server it covers, against the newest tools/list
+    (`builder.tdqs.coverage`); `server.coverage_ok` is this coverage's verdict."""
 
     @property
     def generated_at(self) -> str:
         return self.report.generated_at
+
+    @property
+    def foreign_tools_list(self) -> bool:
+        """The tools/list beside the report shares no tool with it: most likely another server's,
+        filed by mistake, whose tools would otherwise be published as "not scored yet"."""
+        return bool(self.unscored) and not any(record.definition is not None for record in self.tools)
 
 
 @dataclass(frozen=True)
@@ -132,14 +147,15 @@ class Server:
     distinct from every scored tool's slug."""
 
     @property
+    def newest_tool_list(self) -> ToolList | None:
+        """The newest captured tools/list, unless a score was captured after it without one."""
+        return _newest_list(self.tool_lists, self.current)
+
+    @property
     def newest_tools(self) -> dict[str, Definition]:
         """The newest capture's tools/list (empty when the newest capture came without one)."""
-        if not self.tool_lists:
-            return {}
-        newest = self.tool_lists[-1]
-        if (newest.captured_at, newest.capture_id) < (self.current.generated_at, self.current.capture_id):
-            return {}  # a score captured later came without its tools/list
-        return newest.definitions
+        newest = self.newest_tool_list
+        return newest.definitions if newest is not None else {}
 
     @property
     def unscored_tools(self) -> dict[str, Definition]:
@@ -154,6 +170,28 @@ class Server:
     @property
     def display_name(self) -> str:
         return self.meta.display_name or self.current.report.server.name or self.server_id
+
+
+def _newest_list(tool_lists: tuple[ToolList, ...], current: Capture) -> ToolList | None:
+    if not tool_lists:
+        return None
+    newest = tool_lists[-1]
+    if (newest.captured_at, newest.capture_id) < (current.generated_at, current.capture_id):
+        return None  # a score captured later came without its tools/list
+    return newest
+
+
+def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
+    """The current capture with its coverage counted against the newest tools/list, and the
+    aggregate published only when that coverage holds (`builder.tdqs.coverage`)."""
+    newest = _newest_list(tool_lists, current)
+    stated = current.report.server_score.tool_count
+    if newest is None or not newest.definitions:
+        found = coverage(current.tools, stated, None, None)
+    else:
+        listed = {name: definition.input_hash for name, definition in newest.definitions.items()}
+        found = coverage(current.tools, stated, listed, newest.capture_id)
+    return replace(current, coverage=found, server=replace(current.server, coverage_ok=found.ok))
 
 
 @dataclass(frozen=True)
@@ -359,8 +397,16 @@ def _capture(
     server = check_server(report, [record.checked for record in records])
     for disagreement in server.disagreements:
         log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
+    stated = report.server_score.tool_count
+    if len(records) > stated:
+        log.add(
+            name, SYSTEM, "$.serverScore.toolCount",
+            f"the capture scores {len(records)} tools, more than the {stated} its toolCount says the server has; "
+            "the page shows both numbers",
+            severity="warning",
+        )
     scoring_system, grading_system = versions_for(report.spec_version)
-    return Capture(
+    capture = Capture(
         capture_id=files.capture_id,
         file=name,
         tools_file=relative_name(files.tools, data_dir) if files.tools else None,
@@ -371,6 +417,22 @@ def _capture(
         grading_system=meta.grading_system or grading_system,
         unscored=tuple(sorted(set(loaded.definitions or {}) - {record.name for record in records})),
     )
+    if capture.foreign_tools_list and capture.tools_file is not None:
+        log.add(capture.tools_file, SYSTEM, "$.tools", f"{foreign_tools_reason(capture, name)}: it looks like "
+                "another server's tools/list, and its tools are listed as not scored yet", severity="warning")
+    return capture
+
+
+def foreign_tools_reason(capture: Capture, report_name: str) -> str:
+    """What a tools/list that does not belong beside its report lacks, in one line."""
+    count = len(capture.unscored)
+    names = [record.name for record in capture.tools]
+    return (f"none of its {count} tool{'' if count == 1 else 's'} is among the {len(names)} that "
+            f"{report_name} scored ({_first_names(names)})")
+
+
+def _first_names(names: list[str], shown: int = 3) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
 
 
 def read_server(
@@ -407,17 +469,19 @@ def read_server(
     current = next(item for item in reversed(loaded) if item.report)
     scored_now = {tool.name for _, tool in current.kept}
     unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
+    captures = [_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report]
+    tool_lists = tuple(
+        ToolList(item.files.capture_id, item.order[0], item.report is not None, item.definitions)
+        for item in loaded if item.definitions is not None
+    )
     return Server(
         server_id=server_files.server_id,
         slug=server_files.slug or slug(server_files.server_id),
         meta=meta,
-        captures=tuple(_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report),
+        captures=(*captures[:-1], _covered(captures[-1], tool_lists)),
         unscored_definitions=unscored,
         digest=digest or folder_digest(server_files),
-        tool_lists=tuple(
-            ToolList(item.files.capture_id, item.order[0], item.report is not None, item.definitions)
-            for item in loaded if item.definitions is not None
-        ),
+        tool_lists=tool_lists,
         unscored_slugs=unscored_slugs,
     )
 

@@ -9,7 +9,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "flowmcp-examples"
+from shared_data import shared_file
+
+EXAMPLES = "flowmcp-examples"  # in shared/: the spec's examples, found or fetched by tests/shared_data.py
 
 ETHERSCAN_ENTRY = "grading-data/providers/etherscan/getBalance/tools/getBalance/_gradings/" \
     "single-test--decision-maker--crypto--2026-05-29T15-34-00Z.json"
@@ -20,7 +22,7 @@ SELECTION_INDEX = "grading-data/selections/crypto-domain-full/index.json"
 
 
 def shared(name: str) -> Any:
-    return json.loads((SHARED / name).read_text(encoding="utf-8"))
+    return json.loads(shared_file(f"{EXAMPLES}/{name}").read_text(encoding="utf-8"))
 
 
 def write(path: Path, document: Any) -> Path:
@@ -40,7 +42,7 @@ def spec_tree(data: Path) -> Path:
         ("lock-snapshot.json", SELECTION_INDEX),
     ):
         (data / target).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SHARED / source, data / target)
+        shutil.copyfile(shared_file(f"{EXAMPLES}/{source}"), data / target)
     return data
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from builder.engine.problems import Problem
+from builder.numbers import Exact
 from builder.pages.page import PageContext
 
 
@@ -136,7 +137,8 @@ class GradeBucket(View):
     grade: str
     min_share: float
     sessions: int
-    share: float | None
+    share: Exact | None
+    """`sessions` of the graded sessions, exactly (printed rounded once)."""
 
 
 class DimensionMean(View):
@@ -144,7 +146,11 @@ class DimensionMean(View):
     sessions: int
     mean_text: str
     max_text: str
-    mean_share: float
+    """The maximum: as CLEO wrote it when every session has the same one, else the mean maximum
+    to one decimal, like the mean beside it."""
+    mean_share: Exact
+    """The mean score over the mean maximum (the sum of the scores over the sum of the maxima), so
+    the share printed beside "17.1 of 18.7" is that ratio, not a mean of per-session shares."""
 
 
 class FlagCount(View):
@@ -164,7 +170,8 @@ class SectionSummary(View):
     runs: int
     gradable_runs: int
     synthetic_runs: int
-    mean_share: float | None
+    mean_share: Exact | None
+    """The mean of the graded sessions' shares of their maximum, exact (printed rounded once)."""
     first_graded: GradedAt | None
     last_graded: GradedAt | None
 

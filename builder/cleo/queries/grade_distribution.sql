@@ -1,5 +1,5 @@
 -- How many graded sessions (by their current run) hold each letter, every letter listed even
--- when none does. Sessions without audit entries have no letter and are not in the distribution.
+-- when none does, with the number of graded sessions (the caller makes the exact share). Sessions without audit entries have no letter and are not in the distribution.
 WITH graded AS (
     SELECT g.grade
     FROM cleo_runs AS r
@@ -10,7 +10,7 @@ SELECT
     s.letter AS grade,
     s.min_share,
     count(graded.grade) AS sessions,
-    count(graded.grade) / nullif((SELECT count(*) FROM graded), 0) AS share
+    (SELECT count(*) FROM graded) AS graded
 FROM cleo_grade_scale AS s
 LEFT JOIN graded ON graded.grade = s.letter
 GROUP BY s.position, s.letter, s.min_share

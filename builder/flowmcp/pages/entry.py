@@ -18,8 +18,10 @@ from builder.flowmcp.pages.views import (
     View,
     api_json,
     differences,
+    entry_models,
     entry_paths,
     exact_float,
+    labelled,
     mean_text,
     rollup_page,
 )
@@ -266,6 +268,6 @@ def entry_outputs(rollup: Rollup) -> Iterator[Page | DataFile]:
         for record in node.trail:
             if record.entry is None:
                 continue
-            entry = entry_context(rollup, node, record)
+            entry = labelled(entry_context(rollup, node, record), entry_models([record]))
             yield Page(entry_paths(rollup, record)[0], "flowmcp/entry.html", entry)
             yield DataFile(entry.api_path, api_json(entry))

@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from builder.flowmcp.records import EntryRecord, Node, Rollup
+from builder.flowmcp.reports import TIER as REPORT_TIER
 from builder.flowmcp.reports import ReportRecord
-from builder.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, exact, gain_to_five
+from builder.flowmcp.rules import BANDS, HINT_BELOW, PASS_VALUE, TIER_CAP, as_float, better, exact, gain_to_five
 from builder.numbers import banded
 
 _MINIMA = tuple(bound for bound, _ in BANDS)
@@ -223,8 +224,19 @@ def report_hints(record: ReportRecord, reasoning: dict[str, str | None] | None =
             hints.append(Hint(kind="validation", text=f"Fix: {_short(str(text))}"))
     count = len(report.dimensions)
     below = HINT_BELOW
-    higher = [(bound, letter) for bound, letter in BANDS if bound > record.score]
-    if report.validation_passed and higher and count:
+    cap = TIER_CAP[REPORT_TIER]
+    higher = [(bound, letter) for bound, letter in BANDS if bound > record.score and not better(letter, cap)]
+    if report.validation_passed and record.grade == cap and count:
+        hints.append(
+            Hint(
+                kind="grade",
+                text=f"{cap} is the most a Scoring Protocol report can reach: its dimensions are autonomous, "
+                "and A needs a group-bound (selection-side) grading. Every dimension below 5.0 follows, "
+                "biggest gain first.",
+            )
+        )
+        below = PASS_VALUE
+    elif report.validation_passed and higher and count:
         bound, letter = min(higher)
         points = (bound - record.score) * count
         hints.append(

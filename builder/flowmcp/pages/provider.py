@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 
 from builder.flowmcp.pages.rollup import NodeView, RollupContext, node_view, required_node, rollup_fields
-from builder.flowmcp.pages.views import View, api_json, rollup_page
+from builder.flowmcp.pages.views import View, api_json, entry_models, labelled, rollup_page
 from builder.flowmcp.records import Rollup
 from builder.pages.page import DataFile, Page
 
@@ -86,6 +86,6 @@ def provider_context(rollup: Rollup) -> ProviderContext:
 
 def provider_outputs(rollup: Rollup) -> Iterator[Page | DataFile]:
     """The namespace's page and its API JSON (the same model)."""
-    context = provider_context(rollup)
+    context = labelled(provider_context(rollup), entry_models(rollup.entries))
     yield Page(rollup_page(rollup), "flowmcp/provider.html", context)
     yield DataFile(context.api_path, api_json(context))

@@ -10,7 +10,15 @@ from collections.abc import Iterator
 
 from builder import urls
 from builder.flowmcp.pages.hints import Hint, report_hints
-from builder.flowmcp.pages.views import Context, DifferenceView, View, api_json, differences, mean_text
+from builder.flowmcp.pages.views import (
+    Context,
+    DifferenceView,
+    View,
+    api_json,
+    differences,
+    labelled,
+    mean_text,
+)
 from builder.flowmcp.reports import ReportRecord, ReportSet
 from builder.flowmcp.rules import GRADING_SYSTEM
 from builder.pages.page import DataFile, Page
@@ -48,6 +56,8 @@ class ReportContext(Context):
     date: str
     stored_grade: str
     grade: str
+    raw_grade: str
+    """The band of the score before the tier trim (a report is capped at B, like an autonomous area)."""
     stored_score: float
     score: float
     """The mean of the dimension scores, unrounded."""
@@ -95,6 +105,7 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
         date=report.date,
         stored_grade=report.grade,
         grade=record.grade,
+        raw_grade=record.raw_grade,
         stored_score=report.score,
         score=float(record.score),
         score_text=mean_text(record.score) or "—",
@@ -157,10 +168,11 @@ def report_context(found: ReportSet, record: ReportRecord, *, as_index: bool) ->
 
 
 def report_outputs(found: ReportSet) -> Iterator[Page | DataFile]:
-    current = report_context(found, found.current, as_index=True)
+    models = [record.report.harness.model for record in found.reports]  # each page lists every version
+    current = labelled(report_context(found, found.current, as_index=True), models)
     yield Page(urls.flowmcp_report_page(found.slug), "flowmcp/report.html", current)
     yield DataFile(current.api_path, api_json(current))
     for record in found.reports:
-        version = report_context(found, record, as_index=False)
+        version = labelled(report_context(found, record, as_index=False), models)
         yield Page(urls.flowmcp_report_version_page(found.slug, slug(record.stem)), "flowmcp/report.html", version)
         yield DataFile(version.api_path, api_json(version))

@@ -123,6 +123,7 @@ def section_context(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus) -> Secti
     ]
     problems.sort(key=lambda p: (p.severity != "error", p.file, p.json_path))
     return SectionContext(
+        stand_in_models=corpus.stand_in_models,
         title=SECTION,
         description="FlowMCP schemas graded under the Grading-Spec and the Scoring Protocol v1: every grade "
         "recomputed from its answers, every rollup from its entries.",

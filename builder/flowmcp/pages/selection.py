@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from builder.flowmcp.pages.rollup import NodeView, RollupContext, node_view, required_node, rollup_fields
-from builder.flowmcp.pages.views import View, api_json, rollup_page
+from builder.flowmcp.pages.views import View, api_json, entry_models, labelled, rollup_page
 from builder.flowmcp.records import Rollup
 from builder.pages.page import DataFile, Page
 
@@ -83,6 +83,6 @@ def selection_context(rollup: Rollup, providers: dict[str, Rollup]) -> Selection
 def selection_outputs(rollup: Rollup, providers: dict[str, Rollup]) -> Iterator[Page | DataFile]:
     """The selection's page and its API JSON (the same model); `providers` by name, for links to
     its members' namespaces."""
-    context = selection_context(rollup, providers)
+    context = labelled(selection_context(rollup, providers), entry_models(rollup.entries))
     yield Page(rollup_page(rollup), "flowmcp/selection.html", context)
     yield DataFile(context.api_path, api_json(context))

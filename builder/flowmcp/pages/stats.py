@@ -2,17 +2,21 @@
 
 One model, `FlowStats`, feeds both the section page (`flowmcp/index.html`) and its API JSON, so the
 two can never disagree. Grades and node statuses and rollup statuses are counted separately: the
-Grading-Spec's two status vocabularies are never summed together.
+Grading-Spec's two status vocabularies are never summed together. Means, lowest and highest values
+are taken in exact arithmetic and printed like an entry's mean (`views.mean_text`): a figure never
+crosses a band edge that its exact value does not.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import duckdb
 
-from builder import charts
+from builder import charts, numbers
 from builder.flowmcp import queries
+from builder.flowmcp.pages.views import exact_float, mean_text
 from builder.pages.page import CamelView
 
 OTHER_COLOURS = {"REJECTED": "#8c1d18", "pending": "#8c959f", "none": "#8c959f"}
@@ -69,6 +73,11 @@ class AreaMean(Row):
     mean: float | None
     lowest: float | None
     highest: float | None
+    mean_text: str | None
+    """The mean as printed: two decimals, or more where two would cross a band edge the exact
+    mean does not (`views.mean_text`, as on every entry page): 4.499967 is `4.49997`, not `4.50`."""
+    lowest_text: str | None
+    highest_text: str | None
     vetoed: int
 
 
@@ -91,6 +100,9 @@ class ReportDimension(Row):
     reports: int
     mean: float | None
     lowest: float | None
+    mean_text: str | None
+    lowest_text: str | None
+    """Printed so that each bands like the exact value (`views.mean_text`): 1.4998 is never `1.5`."""
     below_b: int
 
 
@@ -114,6 +126,36 @@ def _plain(value: Any) -> Any:
     return round(value, 6) if isinstance(value, float) else value
 
 
+def _extremes(values: list[Fraction]) -> dict[str, Any]:
+    """The exact mean, lowest and highest of `values`, as API floats and as printed text."""
+    if not values:
+        return dict.fromkeys(("mean", "lowest", "highest", "mean_text", "lowest_text", "highest_text"))
+    mean, lowest, highest = sum(values, Fraction(0)) / len(values), min(values), max(values)
+    return {
+        "mean": exact_float(mean), "lowest": exact_float(lowest), "highest": exact_float(highest),
+        "mean_text": mean_text(mean), "lowest_text": mean_text(lowest), "highest_text": mean_text(highest),
+    }
+
+
+def area_means(con: duckdb.DuckDBPyConnection) -> list[AreaMean]:
+    """Each area's means in exact arithmetic, from the entries' exact means (`mean_exact`)."""
+    rows = []
+    for row in queries.run(con, "area_means"):
+        means = [Fraction(text) for text in row.pop("means") or ()]
+        rows.append(AreaMean.model_validate({**row, **_extremes(means)}))
+    return rows
+
+
+def report_dimensions(con: duckdb.DuckDBPyConnection) -> list[ReportDimension]:
+    """Each dimension's mean and lowest in exact arithmetic, each score as the decimal it was written as."""
+    rows = []
+    for row in queries.run(con, "report_dimensions"):
+        found = _extremes([numbers.exact(score) for score in row.pop("scores") or ()])
+        found.pop("highest"), found.pop("highest_text")
+        rows.append(ReportDimension.model_validate({**row, **found}))
+    return rows
+
+
 def compute(con: duckdb.DuckDBPyConnection) -> FlowStats:
     return FlowStats(
         overview=Overview.model_validate(_rows(con, "overview")[0]),
@@ -121,10 +163,10 @@ def compute(con: duckdb.DuckDBPyConnection) -> FlowStats:
         node_statuses=[NodeStatusCount.model_validate(r) for r in _rows(con, "node_statuses")],
         rollup_statuses=[RollupStatusCount.model_validate(r) for r in _rows(con, "rollup_statuses")],
         rollup_grades=[RollupGradeCount.model_validate(r) for r in _rows(con, "rollup_grades")],
-        area_means=[AreaMean.model_validate(r) for r in _rows(con, "area_means")],
+        area_means=area_means(con),
         left_out=[LeftOut.model_validate(r) for r in _rows(con, "left_out")],
         report_grades=[ReportGrade.model_validate(r) for r in _rows(con, "report_grades")],
-        report_dimensions=[ReportDimension.model_validate(r) for r in _rows(con, "report_dimensions")],
+        report_dimensions=report_dimensions(con),
     )
 
 

@@ -11,11 +11,14 @@ the Grading-Spec requires (07 §4).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
+from typing import TypeVar
 
 from pydantic import BaseModel
 
 from builder import numbers, urls
+from builder.flowmcp.reader import STAND_IN_PREFIX
 from builder.flowmcp.records import Difference, EntryRecord, Rollup
 from builder.flowmcp.rules import BANDS
 from builder.pages.page import CAMEL_VIEW, CamelView, PageContext
@@ -35,6 +38,22 @@ class Context(PageContext):
     """A page context whose API JSON is the context itself, in camelCase."""
 
     model_config = CAMEL_VIEW
+
+
+C = TypeVar("C", bound=PageContext)
+
+
+def entry_models(records: Iterable[EntryRecord]) -> Iterator[str]:
+    """The models named by the grading answers of `records`."""
+    for record in records:
+        if record.entry is not None:
+            yield from (answer.llm_model for answer in record.entry.gradings if answer.llm_model)
+
+
+def labelled(context: C, models: Iterable[str]) -> C:
+    """The context, saying "Stand-in scores" when a model whose grades it shows is a stand-in."""
+    stand_ins = sorted({model for model in models if model.startswith(STAND_IN_PREFIX)})
+    return context.model_copy(update={"stand_in_models": stand_ins}) if stand_ins else context
 
 
 class DifferenceView(View):

@@ -1,15 +1,15 @@
 -- Per area, over the current valid entries: how many there are, how many have a weighted mean,
--- and the mean, lowest and highest of those means. Vetoed entries are counted but left out of the
+-- and every such mean exactly (`p/q` text), for the mean, lowest and highest the statistics take
+-- in exact arithmetic (builder.flowmcp.pages.stats). Vetoed entries are counted but left out of the
 -- means (a veto replaces the grade), and so are partial gradings (their answers are a subset, and
 -- their grade is the last full grading's).
 SELECT
     area,
     any_value(tier) AS tier,
     count(*) AS entries,
-    count(mean) FILTER (WHERE veto IS NULL AND grading_mode = 'full') AS scored,
-    round(avg(mean) FILTER (WHERE veto IS NULL AND grading_mode = 'full'), 6) AS mean,
-    min(mean) FILTER (WHERE veto IS NULL AND grading_mode = 'full') AS lowest,
-    max(mean) FILTER (WHERE veto IS NULL AND grading_mode = 'full') AS highest,
+    count(mean_exact) FILTER (WHERE veto IS NULL AND grading_mode = 'full') AS scored,
+    list(mean_exact ORDER BY file) FILTER (WHERE veto IS NULL AND grading_mode = 'full' AND mean_exact IS NOT NULL)
+        AS means,
     count(*) FILTER (WHERE veto IS NOT NULL) AS vetoed
 FROM flowmcp_entries
 WHERE is_current AND valid

@@ -1,9 +1,9 @@
--- Per dimension of the current reports (whenToUse and parameters first): count, mean, lowest.
+-- Per dimension of the current reports (whenToUse and parameters first): how many, and every score,
+-- for the mean and lowest the statistics take in exact arithmetic (builder.flowmcp.pages.stats).
 SELECT
     d.dimension,
     count(*) AS reports,
-    round(avg(d.score), 6) AS mean,
-    min(d.score) AS lowest,
+    list(d.score ORDER BY d.file) AS scores,
     count(*) FILTER (WHERE d.score < 3.5) AS below_b
 FROM flowmcp_report_dimensions AS d
 WHERE d.is_current

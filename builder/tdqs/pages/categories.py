@@ -88,29 +88,32 @@ class CategoriesContext(PageContext):
     categories: list[CategorySummary]
 
 
-def _category_context(category: Category, number: int, count: int, rows: list[ListEntry]) -> CategoryContext:
+def _category_context(category: Category, number: int, count: int, rows: list[ListEntry], stand_ins: list[str]
+                      ) -> CategoryContext:
     total = len(category.entries)
     return CategoryContext(
         title=category.name if number == 1 else f"{category.name}, page {number}",
         description=f"The {total} MCP servers in the category {category.name}, best TDQS grade first.",
         name=category.name, rows=[entry.row() for entry in rows], rank_from=(number - 1) * PER_PAGE + 1,
         pager=pager(number, count, total, lambda n: urls.category_page(category_slug(category.name), n)),
-        graded=sum(entry.tier in TIERS for entry in category.entries),
+        graded=sum(entry.tier in TIERS for entry in category.entries), stand_in_models=stand_ins,
     )
 
 
-def _categories_context(found: list[Category]) -> CategoriesContext:
+def _categories_context(found: list[Category], stand_ins: list[str]) -> CategoriesContext:
     return CategoriesContext(
+        stand_in_models=stand_ins,
         title="Categories",
         description=f"The {len(found)} categories of MCP servers, each with its best servers.",
         categories=summaries(found),
     )
 
 
-def category_outputs(found: list[Category]) -> Iterator[Page]:
-    yield Page(urls.CATEGORIES, "tdqs/categories.html", partial(_categories_context, found))
+def category_outputs(found: list[Category], stand_ins: list[str]) -> Iterator[Page]:
+    """`stand_ins`: the stand-in models of the corpus's scores, named on every page that shows them."""
+    yield Page(urls.CATEGORIES, "tdqs/categories.html", partial(_categories_context, found, stand_ins))
     for category in found:
         pages = split(category.entries)
         for number, rows in enumerate(pages, start=1):
             yield Page(urls.category_page(category_slug(category.name), number), "tdqs/category.html",
-                       partial(_category_context, category, number, len(pages), list(rows)))
+                       partial(_category_context, category, number, len(pages), list(rows), stand_ins))

@@ -30,7 +30,7 @@ class TierRow(View):
     meaning: str
     minimum: float | None
     count: int
-    share: float
+    share: numbers.Exact
 
 
 PLAIN_MEANINGS = {"F": "below D: no score reaches it (every score is at least 1.0)"}
@@ -58,7 +58,7 @@ class StatRow(View):
     name: str
     weight: int
     mean: float | None
-    smell_rate: float | None
+    smell_rate: numbers.Exact | None
 
 
 class HomeContext(PageContext):
@@ -74,7 +74,7 @@ class HomeContext(PageContext):
     stats: RegistryStats
     tiers: list[TierRow]
     dimensions: list[StatRow]
-    flags: list[tuple[str, int, float]]
+    flags: list[tuple[str, int, numbers.Exact]]
     coherence: list[tuple[str, float | None]]
     models: list[str]
     spec_versions: list[str]
@@ -136,6 +136,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
         flags=[(name, stats.flag_counts[name], share) for name, share in stats.flag_shares.items()],
         coherence=[(d.name, stats.server_level.coherence[d.key]) for d in COHERENCE_DIMENSIONS],
         models=corpus.models,
+        stand_in_models=corpus.stand_in_models,
         spec_versions=corpus.spec_versions,
         tier_chart=charts.bar(
             "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",

@@ -87,9 +87,9 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus, entries)
-    yield from category_outputs(categories)
+    yield from category_outputs(categories, corpus.stand_in_models)
     yield rubric_page()
-    yield publish.changes_page(corpus.changes)
+    yield publish.changes_page(corpus.changes, corpus.stand_in_models)
     yield publish.downloads_page()
     yield from bulk_files(con)
     yield publish.site_feed(corpus.feed, config)

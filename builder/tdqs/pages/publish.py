@@ -12,7 +12,7 @@ from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
 from builder.publish.feeds import FeedEntry, atom
 from builder.tdqs.bulk import DATASETS, FOLDER
-from builder.tdqs.pages.views import BadgeView, View, server_history, server_scores, tool_changes
+from builder.tdqs.pages.views import BadgeView, View, overall_change, server_history, server_scores, tool_changes
 from builder.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
 
 CHANGES = "changes/index.html"
@@ -127,7 +127,7 @@ class ChangeRow(View):
     server_name: str
     scored_at: str
     changes: list[str]
-    """The server-level lines (the overall tier)."""
+    """The server-level line: every change of the overall score, with its tier change when there is one."""
     overall_before: float | None
     overall_after: float | None
     overall_delta: float | None
@@ -141,7 +141,8 @@ def _delta(before: float | None, after: float | None) -> float | None:
 
 def change_rows(server: Server) -> list[ChangeRow]:
     """Each capture that changed something, against the one before it: the overall score's net
-    delta, and every tool that moved with its TDQS delta and a link to its page."""
+    delta (a change inside a tier included: 3.5 → 3.8 is a change, not "no change"), and every tool
+    that moved with its TDQS delta and a link to its page."""
     pages = {tool.name: urls.tool_page(server.slug, tool.slug) for tool in server.current.tools}
     rows = []
     for previous, capture in itertools.pairwise(server.captures):
@@ -157,9 +158,8 @@ def change_rows(server: Server) -> list[ChangeRow]:
             tools.append(ToolChange(name=name, page=pages.get(name), tdqs_before=old, tdqs_after=new,
                                     delta=_delta(old, new), changes=moved))
         old_scores, new_scores = server_scores(previous), server_scores(capture)
-        lines = []
-        if old_scores.overall_tier != new_scores.overall_tier:
-            lines.append(f"overall tier {old_scores.overall_tier or '—'} → {new_scores.overall_tier or '—'}")
+        overall = overall_change(old_scores, new_scores)
+        lines = [overall] if overall else []
         if not tools and not lines:
             continue
         rows.append(ChangeRow(
@@ -190,11 +190,12 @@ def change_order(row: ChangeRow) -> tuple[str, str]:
     return row.scored_at, row.server_slug
 
 
-def changes_page(newest: Newest[ChangeRow]) -> Page:
-    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept."""
+def changes_page(newest: Newest[ChangeRow], stand_ins: list[str]) -> Page:
+    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept; `stand_ins`:
+    the corpus's stand-in models (the page says its scores may be theirs)."""
     return Page(CHANGES, "tdqs/changes.html", ChangesContext(
         title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
-        rows=newest.items, total=newest.total, history_path=HISTORY))
+        rows=newest.items, total=newest.total, history_path=HISTORY, stand_in_models=stand_ins))
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:

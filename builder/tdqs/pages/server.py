@@ -38,7 +38,7 @@ from builder.tdqs.pages.views import (
     titled,
     unscored_rows,
 )
-from builder.tdqs.reader import Capture, Server, ToolRecord
+from builder.tdqs.reader import Capture, Server, ToolRecord, stand_in_models
 from builder.tdqs.server_advice import Pattern, Step, server_advice
 from builder.tdqs.tool_reach import TIER_A, Milestone, ToolReach
 
@@ -58,6 +58,33 @@ class ToolRow(View):
     stated_tdqs: float | None = None
     """The capture's own TDQS and tier, when they are not what the site recomputed (else None)."""
     stated_tier: str | None = None
+
+
+class CoverageView(View):
+    """How much of the server the current score covers, against the newest tools/list
+    (builder.tdqs.coverage): the page's "n of m tools scored" line."""
+
+    tool_count: int
+    scored: int
+    stale: int
+    unscored: int
+    not_listed: int
+    tools_capture: str | None
+    """The capture id of the newest tools/list counted against; None when the capture's toolCount is."""
+    stated_tool_count: int
+    more_than_the_server_has: bool
+    """The capture scores more tools than its own toolCount says the server has (a data problem)."""
+    ok: bool
+
+
+def coverage_view(capture: Capture) -> CoverageView:
+    found = capture.coverage
+    assert found is not None, "the current capture's coverage is counted when it is read"
+    return CoverageView(
+        tool_count=found.tool_count, scored=found.scored, stale=found.stale, unscored=found.unscored,
+        not_listed=found.not_listed, tools_capture=found.tools_capture, stated_tool_count=found.stated_tool_count,
+        more_than_the_server_has=found.more_than_the_server_has, ok=found.ok,
+    )
 
 
 class CoherenceRow(View):
@@ -218,7 +245,9 @@ class ServerContext(PageContext):
     unscored_count: int
     """Tools the server reports that have no score, named in `unscored` where a tools/list says which."""
     to_publish: int
-    """More tools to score before description quality is published (0 once it is)."""
+    """More tools to score (or score again) before description quality is published (0 once it is),
+    counted against the newest tools/list."""
+    coverage: CoverageView
     unscored_tools: list[UnscoredToolRow]
     """Tools in the newest tools/list that have no score yet, each with a page."""
 
@@ -345,6 +374,7 @@ def server_context(
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
     who = identity(server.server_id, server.meta.repository_url).label
     return ServerContext(
+        stand_in_models=stand_in_models(c.report.model for c in server.captures),
         title=titled(server.display_name, who),
         description=f"TDQS scorecard of the MCP server {server.display_name} ({who}): {len(capture.tools)} tools scored.",
         server_id=server.server_id,
@@ -394,7 +424,8 @@ def server_context(
         feed_path=feed_path,
         unscored=unscored,
         unscored_count=max(advice.unscored_count, len(unscored)),
-        to_publish=advice.to_publish,
+        to_publish=capture.coverage.to_publish if capture.coverage else advice.to_publish,
+        coverage=coverage_view(capture),
         unscored_tools=unscored_rows(server),
     )
 
@@ -410,6 +441,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "categories": list(server.meta.categories or ()),
         "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
+        "coverage": coverage_view(capture).model_dump(mode="json", by_alias=True),
         "coherence": {
             d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS
         },

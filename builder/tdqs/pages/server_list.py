@@ -371,5 +371,5 @@ def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection,
                             current=t == tier) for t in tiers],
                 order_paths={k: urls.server_list_page(k, 1) for k in ORDERS},
                 whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=tier,
-                csv_path=urls.download_file("servers", "csv.gz"),
+                csv_path=urls.download_file("servers", "csv.gz"), stand_in_models=corpus.stand_in_models,
             ))

@@ -32,7 +32,7 @@ from builder.tdqs.pages.views import (
     stated_text,
     tool_changes,
 )
-from builder.tdqs.reader import Server, ToolRecord
+from builder.tdqs.reader import Server, ToolRecord, stand_in_models
 
 FLAG_BY_NAME = {flag.name: flag for flag in FLAGS}
 
@@ -173,6 +173,7 @@ def tool_context(
     signals = score.context_signals.model_dump(by_alias=True)
     others, more = siblings.of(tool.name)
     return ToolContext(
+        stand_in_models=stand_in_models(c.report.model for c in server.captures),
         title=f"{tool.name} · {server.display_name}",
         description=(
             f"TDQS {numbers.fixed(tool.checked.tdqs)} (tier {tool.checked.tier}) for the tool {tool.name} "

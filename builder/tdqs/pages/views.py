@@ -221,6 +221,22 @@ def _changes(before: ToolRecord | None, after: ToolRecord | None) -> list[str]:
 tool_changes = _changes
 
 
+def _overall(tier: str | None, score: float | None) -> str:
+    return f"{tier} {numbers.fixed(score, 1)}" if tier is not None and score is not None else "not published"
+
+
+def overall_change(before: ServerScores, after: ServerScores) -> str | None:
+    """Every change of the overall score in words, with the tier change when there is one: `overall
+    A 3.5 → A 3.8` inside a tier, `overall tier A → B (A 3.5 → B 3.4)` across one, and `overall tier
+    A → — (A 3.5 → not published)` when coverage stops it being published. None when it stayed."""
+    if (before.overall_tier, before.overall_score) == (after.overall_tier, after.overall_score):
+        return None
+    scores = f"{_overall(before.overall_tier, before.overall_score)} → {_overall(after.overall_tier, after.overall_score)}"
+    if before.overall_tier == after.overall_tier:
+        return f"overall {scores}"
+    return f"overall tier {before.overall_tier or '—'} → {after.overall_tier or '—'} ({scores})"
+
+
 def server_history(server: Server) -> list[HistoryPoint]:
     points = []
     previous: Capture | None = None
@@ -234,9 +250,9 @@ def server_history(server: Server) -> list[HistoryPoint]:
                 moved = _changes(before.get(name), after.get(name))
                 if moved:
                     changes.append(f"{name}: {', '.join(moved)}")
-            old = server_scores(previous)
-            if old.overall_tier != scores.overall_tier:
-                changes.insert(0, f"overall tier {old.overall_tier or '—'} → {scores.overall_tier or '—'}")
+            moved = overall_change(server_scores(previous), scores)
+            if moved:
+                changes.insert(0, moved)
         points.append(
             HistoryPoint(
                 capture_id=capture.capture_id,

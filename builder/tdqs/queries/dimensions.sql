@@ -1,4 +1,5 @@
--- Each dimension's mean and smell rate (share of current tools scoring below 3).
+-- Each dimension's mean and how many current tools score it below 3 (a smell; the caller makes the
+-- exact share).
 WITH long AS (
     UNPIVOT (
         SELECT behavioral_transparency, conciseness_structure, contextual_completeness,
@@ -8,7 +9,7 @@ WITH long AS (
 )
 SELECT dimension,
        avg(score)                                      AS mean,
-       avg(CASE WHEN score < 3 THEN 1.0 ELSE 0.0 END)  AS smell_rate
+       count(*) FILTER (WHERE score < 3)               AS smelly
 FROM long
 GROUP BY dimension
 ORDER BY dimension;

@@ -4,7 +4,7 @@ flagged AS (
     SELECT DISTINCT server_id, tool_name, unnest(list_concat(flags, server_flags)) AS flag
     FROM current_tools
 )
-SELECT flag, count(*) AS count, count(*) / (SELECT count(*) FROM current_tools) AS share
+SELECT flag, count(*) AS count
 FROM flagged
 GROUP BY flag
 ORDER BY flag;

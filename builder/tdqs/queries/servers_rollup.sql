@@ -1,6 +1,7 @@
 -- Server-level figures over the current capture of every server. The gap between a server's
 -- mean and min TDQS is computed in tenths, exactly: mean = sum/count, so
--- "a tool a full point or more below the mean" is sum - count*min >= 10*count.
+-- "a tool a full point or more below the mean" is sum - count*min >= 10*count. Shares are given as
+-- counts; the caller makes them exact fractions (builder.numbers.share_of).
 WITH per_server AS (
     SELECT server_id,
            count(*)           AS n,
@@ -12,7 +13,9 @@ WITH per_server AS (
 captures AS (SELECT * FROM tdqs_captures WHERE is_current)
 SELECT
     (SELECT avg((total - n * low) / (10.0 * n)) FROM per_server)                          AS mean_min_gap,
-    (SELECT avg(CASE WHEN total - n * low >= 10 * n THEN 1.0 ELSE 0.0 END) FROM per_server) AS share_with_outlier,
+    (SELECT count(*) FILTER (WHERE total - n * low >= 10 * n) FROM per_server)             AS with_outlier,
+    (SELECT count(*) FROM per_server)                                                     AS rolled_up,
+    count(*)                            AS servers,
     avg(overall_score)                  AS overall_mean,
     avg(description_quality_score)      AS description_quality_mean,
     avg(coherence_score)                AS coherence_mean,
@@ -20,6 +23,6 @@ SELECT
     avg(naming_consistency)             AS naming_consistency,
     avg(tool_count_appropriateness)     AS tool_count_appropriateness,
     avg(completeness)                   AS completeness,
-    avg(CASE WHEN coverage_ok THEN 0.0 ELSE 1.0 END) AS below_coverage_share,
-    avg(CASE WHEN shadowing_risks > 0 THEN 1.0 ELSE 0.0 END) AS shadowing_share
+    count(*) FILTER (WHERE NOT coverage_ok) AS below_coverage,
+    count(*) FILTER (WHERE shadowing_risks > 0) AS shadowing
 FROM captures;
