@@ -424,7 +424,7 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("--server", default=None, metavar="ID",
                      help="the server id (default: the report's server name)")
     add.add_argument("--category", action="append", default=None, metavar="NAME",
-                     help="a category of the ScoreReport's server, added to its server.json (repeatable)")
+                     help="a category of the ScoreReport's server, added to its server.json; repeatable (default: none)")
     add.add_argument("--schema", default=None, metavar="NAME",
                      help="the schema folder of a FlowMCP single-test entry (default: the one the tree has the tool in)")
     add.set_defaults(run=cmd_add)
