@@ -337,7 +337,7 @@ def test_another_servers_tools_list_is_refused_with_one_line(tmp_path: Path, cap
         f"({', '.join(scored[:3])} and 23 more): it looks like another server's tools/list; give the one this "
         "report scored; nothing was written\n")
     assert snapshot(data) == {}
-    assert run("add", data, report, "--tools", TOOLS, capsys=capsys)[0] == 0
+    assert run("add", data, report, "--tools", shared_file(TOOLS), capsys=capsys)[0] == 0
 
 
 def test_check_warns_of_a_tools_list_already_filed_beside_another_servers_report(tmp_path: Path, capsys) -> None:
