@@ -45,7 +45,7 @@ def annotation(problem: Problem, data: Path, root: Path) -> str:
     return f"::{problem.severity} {','.join(properties)}::{message}"
 
 
-def annotations(problems: Iterable[Problem], data: Path, environ: Mapping[str, str] = os.environ) -> list[str]:
+def github_annotations(problems: Iterable[Problem], data: Path, environ: Mapping[str, str] = os.environ) -> list[str]:
     """The annotation lines for `problems` when running on GitHub Actions (the repository root is
     `GITHUB_WORKSPACE`, else the current folder); none anywhere else."""
     if not in_github_actions(environ):

@@ -1,16 +1,26 @@
-"""The build, in two phases.
+"""The build, read top to bottom in `_build`:
 
-1. Read every grading system's files (problems are logged, never raised), load the records into
-   DuckDB, and build every output: each page with its typed context, each data file. Output
-   paths are checked to be unique and safe before anything is written.
-2. Render each page and write everything through one writer into a staging folder beside the
-   output, then swap it into place. A failed or interrupted build leaves the previous site whole.
-   An output named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
+claim → read → load → plan → check → render → links → search → commit
 
-With more than one worker (the default: one per core; `workers` is the build's only knob) a
-corpus is read by worker processes (builder.engine.owners): its servers' pages are `Owned`
-outputs, which the workers that read them render, starting as soon as phase 1 knows the site-wide
-values, while this process computes the statistics. With one, everything happens in this process.
+1. **claim** the output (builder.engine.output): a build replaces only an empty or missing output
+   or a previous scorecards site.
+2. **read** every grading system's files through the one interface they all implement
+   (builder.engine.grading_system); problems are logged, never raised.
+3. **load** the records into DuckDB and **plan** every output: each page with its typed context,
+   each data file.
+4. **check** that every output path is unique and safe, before anything is rendered here.
+5. **render** each page and write everything through one writer into a staging folder beside the
+   output; the **links** of every page rendered are then checked against what was written.
+6. **search**: wait for Pagefind, which indexed meanwhile; then **commit**: swap the staging
+   folder into place. A failed or interrupted build leaves the previous site whole. An output
+   named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
+
+Some steps are started and waited for later, so that they overlap without calling back into the
+build: Pagefind indexes the search documents as soon as the systems whose pages it indexes are
+planned, and with more than one worker (the default: one per core; `workers` is the build's only
+knob) a system may read its corpus in worker processes (builder.engine.owners), which render the
+`Owned` outputs they read as soon as the site-wide values are known, while this process loads the
+rest and computes the statistics. With one worker, everything happens in this process.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
@@ -30,7 +40,7 @@ from typing import Any
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer
-from builder.engine.grading_system import GradingSystem
+from builder.engine.grading_system import GradingSystem, ReadContext
 from builder.engine.heap import kept, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
@@ -38,7 +48,7 @@ from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.owners import Owners, die_with_parent
 from builder.engine.problems import ProblemLog
 from builder.engine.render import TEMPLATES, Renderer
-from builder.engine.search import SHARD_DOCS, SearchDoc, SearchIndex
+from builder.engine.search import SHARD_DOCS, SearchIndex
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
@@ -52,123 +62,85 @@ SiteWriter = FolderWriter | TarWriter
 Progress = Callable[[str, int, int], None]
 
 
+@dataclass(frozen=True)
+class Corpus:
+    """A grading system and what it read."""
+
+    system: GradingSystem
+    records: Any
+
+    @property
+    def owners(self) -> Owners | None:
+        return self.system.owners(self.records)
+
+
 @dataclass
 class Model:
-    """Everything phase 1 produced: what phase 2 renders and writes."""
+    """A site planned in this process (`read_and_plan`): what `render_and_write` renders and writes."""
 
     outputs: list[Output]
     log: ProblemLog
     site: dict[str, Any]
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
-    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts),
-    search (handing the search documents to Pagefind, when the build indexes)."""
-    owners: Owners | None = None
-    """The worker processes that hold the `Owned` outputs and their inputs (builder.engine.owners)."""
-    owned_reused: int | None = None
-    """How many `Owned` outputs the previous build lent, once the workers were set rendering the
-    others (`start_owned`); None until then."""
+    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
 
     def close(self) -> None:
-        if self.owners is not None:
-            self.owners.close()
-
-
-SearchStart = Callable[[list[Iterable[SearchDoc]], list[Page], dict[str, Any]], None]
-"""Called once the corpus is loaded, with what the search index needs: every system's search
-documents, the pages of systems without them, and the site-wide values. The build starts Pagefind
-there, so it runs while the statistics are computed."""
-OwnedStart = Callable[[Owners, dict[str, Any]], int]
-"""Called once the site-wide values are known, with the workers holding `Owned` outputs: the build
-sets them rendering there, while this process computes the statistics and Pagefind indexes;
-returns how many outputs the previous build lent."""
+        """Nothing to release: a model holds no process (a build's workers are `_build`'s)."""
 
 
 def read_and_plan(
-    data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None,
-    *, start_search: SearchStart | None = None, start_owned: OwnedStart | None = None, cache: Path | None = None,
-    workers: int = 1,
+    data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None, *, cache: Path | None = None,
 ) -> Model:
-    """Phase 1. `workers`: how many processes read (and later render) a system's records; 1 reads
-    them in this process, which then holds their pages as ordinary outputs (as tests and the
-    benchmarks that render outputs themselves want)."""
+    """Read, load and plan (and check) in this process, as tests, `scorecards check` and the
+    benchmarks that render outputs themselves want: the same steps `_build` takes, with one worker."""
     started = time.perf_counter()
     log = ProblemLog()
-    present: list[tuple[GradingSystem, Any]] = []
-    try:
-        for system in systems if systems is not None else all_systems():
-            corpus = system.read(data_dir, log, config, cache, workers)
-            if corpus is not None:
-                present.append((system, corpus))
-        # DuckDB is opened after reading: a reader may fork workers, which must not inherit its threads.
-        with opened(cache) as con:
-            return _plan(con, log, config, present, start_search, start_owned, started)
-    except BaseException:
-        for system, corpus in present:
-            if (owners := system.owners(corpus)) is not None:
-                owners.close()
-        raise
-
-
-def _plan(
-    con: Any, log: ProblemLog, config: SiteConfig, present: list[tuple[GradingSystem, Any]],
-    start_search: SearchStart | None, start_owned: OwnedStart | None, started: float,
-) -> Model:
-    # Systems without search documents first: their pages go into the search index as they are.
-    # Pagefind and the reading workers are set going before the systems with search documents (a
-    # registry) are loaded into DuckDB, so that load runs beside them.
-    first = [(system, corpus) for system, corpus in present if system.search_docs is None]
-    later = [(system, corpus) for system, corpus in present if system.search_docs is not None]
-    _load_problems(con, log)
-    for system, corpus in first:
-        system.load(con, corpus)
-    begun = time.perf_counter()
-    later_loading = 0.0
-    nav: list[NavItem] = [item for system, corpus in present for item in system.nav(corpus)]
-    stand_ins = sorted({m for system, corpus in present for m in system.stand_in_models(corpus)})
-    stamps = [s for system, corpus in present if (s := system.data_as_of(corpus))]
-    site = {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
-    produced: dict[str, list[Output]] = {}
-    for system, corpus in first:
-        produced[system.key] = list(system.outputs(con, corpus, config))
-    search_docs = [system.search_docs(corpus) for system, corpus in later if system.search_docs is not None]
-    searchable = [o for outputs in produced.values() for o in outputs if isinstance(o, Page)]
-    search_started = time.perf_counter()
-    if start_search is not None:
-        start_search(search_docs, searchable, site)
-    search_started = time.perf_counter() - search_started
-    owners = [o for system, corpus in present if (o := system.owners(corpus)) is not None]
-    if len(owners) > 1:
-        raise ValueError("only one grading system can read its corpus in worker processes")
-    owned_reused = start_owned(owners[0], site) if owners and start_owned is not None else None
-    for system, corpus in later:
-        loading_from = time.perf_counter()
-        system.load(con, corpus)
-        later_loading += time.perf_counter() - loading_from
-        produced[system.key] = list(system.outputs(con, corpus, config))
-    outputs: list[Output] = [o for system, _ in present for o in produced[system.key]]
-    if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
-        outputs.insert(0, fallback_home(nav))
-    outputs.append(search_page())
-    outputs.append(problems_page(log))
-    outputs.append(not_found_page())
-    outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
-    outputs.append(robots_txt(config))
-    pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
-    outputs.extend(sitemap_files(pages, config))
+    present = read(systems if systems is not None else all_systems(), ReadContext(data_dir, log, config, cache))
+    site = site_values(present)
+    with opened(cache) as con:
+        load_problems(con, log)
+        planned, _ = load_and_plan(con, config, [c for c in present if c.system.indexes_pages])
+        begun = time.perf_counter()
+        rest, _ = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
+    outputs = site_outputs(present, planned | rest, log, site, config)
     _check_paths(outputs)
-    timings = {
-        "load": begun - started + later_loading,
-        "statistics": time.perf_counter() - begun - search_started - later_loading,
-        "search": search_started,
-    }
-    model = Model(outputs, log, site, [system.key for system, _ in present], timings, owners[0] if owners else None,
-                  owned_reused)
+    timings = {"load": begun - started, "statistics": time.perf_counter() - begun}
+    model = Model(outputs, log, site, [c.system.key for c in present], timings)
     settle()  # the model lives to the end of the build (builder.engine.heap)
     return model
 
 
-def _load_problems(con: Any, log: ProblemLog) -> None:
+def read(systems: Iterable[GradingSystem], context: ReadContext) -> list[Corpus]:
+    """Every system that has files under the data directory, with what it read. A system may fork
+    workers to read (`context.workers`): they are closed here if a later system fails."""
+    present: list[Corpus] = []
+    try:
+        for system in systems:
+            records = system.read(context)
+            if records is not None:
+                present.append(Corpus(system, records))
+    except BaseException:
+        close_workers(present)
+        raise
+    return present
+
+
+def close_workers(present: Iterable[Corpus]) -> None:
+    for corpus in present:
+        if (owners := corpus.owners) is not None:
+            owners.close()
+
+
+def site_values(present: list[Corpus]) -> dict[str, Any]:
+    """What every page shows of the whole site, known from what was read."""
+    nav: list[NavItem] = [item for c in present for item in c.system.nav(c.records)]
+    stand_ins = sorted({m for c in present for m in c.system.stand_in_models(c.records)})
+    stamps = [s for c in present if (s := c.system.data_as_of(c.records))]
+    return {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
+
+
+def load_problems(con: Any, log: ProblemLog) -> None:
     load_rows(
         con, "problems",
         {"file": "VARCHAR", "json_path": "VARCHAR", "reason": "VARCHAR", "severity": "VARCHAR",
@@ -177,9 +149,39 @@ def _load_problems(con: Any, log: ProblemLog) -> None:
     )
 
 
+def load_and_plan(con: Any, config: SiteConfig, present: list[Corpus]) -> tuple[dict[str, list[Output]], float]:
+    """Loads each system into DuckDB and plans its outputs; returns them by system, and the
+    seconds spent loading."""
+    planned: dict[str, list[Output]] = {}
+    loading = 0.0
+    for corpus in present:
+        began = time.perf_counter()
+        corpus.system.load(con, corpus.records)
+        loading += time.perf_counter() - began
+        planned[corpus.system.key] = list(corpus.system.outputs(con, corpus.records, config))
+    return planned, loading
+
+
+def site_outputs(
+    present: list[Corpus], planned: dict[str, list[Output]], log: ProblemLog, site: dict[str, Any], config: SiteConfig
+) -> list[Output]:
+    """Every system's outputs in the order of the systems, and the site's own beside them."""
+    outputs: list[Output] = [o for c in present for o in planned[c.system.key]]
+    if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
+        outputs.insert(0, fallback_home(site["nav"]))
+    outputs.append(search_page())
+    outputs.append(problems_page(log))
+    outputs.append(not_found_page())
+    outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
+    outputs.append(robots_txt(config))
+    pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
+    outputs.extend(sitemap_files(pages, config))
+    return outputs
+
+
 def _check_paths(outputs: list[Output]) -> None:
-    """Before anything is written: every output path is safe and claimed once. (Links are checked
-    from what was rendered, builder.engine.links, so no page declares them.)"""
+    """Every output path is safe and claimed once. (Links are checked from what was rendered,
+    builder.engine.links, so no page declares them.)"""
     seen: set[str] = set()
     for output in outputs:
         urls.check_output_path(output.path)
@@ -224,20 +226,30 @@ def render_and_write(
     model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None,
     manifest: Manifest | None = None,
 ) -> dict[str, float]:
-    """Renders every output that the previous build cannot lend (see builder.engine.incremental) and
-    writes it; returns seconds spent rendering and writing, and how many outputs were reused.
-    Outputs held by reader workers are rendered there (`start_owned`); the others, with more than
-    one worker, by forked workers (`_render_in_workers`), else in this process."""
-    outputs = model.outputs
-    if model.owners is not None and model.owned_reused is None:
-        if not isinstance(writer, SiteWriter):
-            raise TypeError("outputs held by worker processes need a folder or tar writer")
-        model.owned_reused = start_owned(model.owners, model.site, config, writer, manifest)
+    """Renders and writes a model planned by `read_and_plan`, with the static files, and checks its
+    links: the render and links steps of `_build`, for a model planned in this process."""
+    links = LinkLog(config.base_path)
+    timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
+                     manifest, workers_busy=False)
+    timings["write"] += write_static(writer)
+    links.check(writer.paths)
+    return timings
+
+
+def render(
+    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, links: LinkLog,
+    progress: Progress | None, workers: int, manifest: Manifest | None, *, workers_busy: bool,
+) -> dict[str, float]:
+    """Renders every output held by this process (not `Owned`) that the previous build cannot lend
+    (see builder.engine.incremental) and writes it; returns seconds spent lending (`link`),
+    rendering and writing, and how many outputs were lent (`reused`). With more than one worker
+    they are rendered by forked workers (`_render_in_workers`), unless reader workers are busy
+    rendering their own (`workers_busy`): then the few corpus-wide outputs are rendered here."""
     local = [index for index, output in enumerate(outputs) if not isinstance(output, Owned)]
     todo = local
     if progress:
         progress("render", 0, len(local))  # the stage starts: its rate and ETA count from here
-    reused = model.owned_reused or 0
+    reused = 0
     linking = time.perf_counter()
     if manifest is not None and isinstance(writer, SiteWriter):
         todo = []
@@ -249,35 +261,24 @@ def render_and_write(
             else:
                 todo.append(index)
     linking = time.perf_counter() - linking
-    workers = workers or os.cpu_count() or 1
-    links = LinkLog(config.base_path)
-    if model.owners is not None:
-        # The workers are rendering their own outputs; the few corpus-wide ones are done here.
-        if not isinstance(writer, SiteWriter):
-            raise TypeError("outputs held by workers are written into a site's staging folder, not in memory")
-        started = time.perf_counter()
-        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, links=links)
-        _collect_owned(model.owners, writer, timings, links)
-        timings["render"] = time.perf_counter() - started - timings["write"]
-        if progress:
-            progress("render", len(todo), len(todo))
-    elif isinstance(writer, SiteWriter) and workers > 1 and todo:
-        timings = _render_in_workers(model, config, writer, workers, todo, progress, links)
+    if isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy:
+        timings = _render_in_workers(outputs, site, config, writer, workers, todo, progress, links)
     else:
-        timings = _render_indices(Renderer(config, model.site), outputs, todo, writer, progress, links)
+        timings = _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
+    timings["link"] = linking
+    timings["reused"] = float(reused)
+    return timings
+
+
+def write_static(writer: Writer) -> float:
+    """The static files, and the marker that lets the next build know it may replace this site;
+    returns the seconds spent writing."""
     started = time.perf_counter()
     for path, source in static_files():
         writer.copy(path, source)
     writer.write(".nojekyll", b"")
-    writer.write(MARKER, MARKER_TEXT)  # what lets the next build know it may replace this site
-    timings["write"] += time.perf_counter() - started
-    # Every link of every page rendered above, wherever it was rendered, before anything is
-    # committed (a page lent by the previous build was checked when it was rendered, and its
-    # inputs have not changed since).
-    links.check(writer.paths)
-    timings["link"] = linking
-    timings["reused"] = float(reused)
-    return timings
+    writer.write(MARKER, MARKER_TEXT)
+    return time.perf_counter() - started
 
 
 def _render_indices(
@@ -303,34 +304,34 @@ def _render_indices(
 
 
 _SHARED: dict[str, Any] = {}
-"""What forked workers inherit: the model, the site writer and the list of outputs to render.
-Set just before the fork, so nothing is pickled but chunk bounds going in and timings (and, for a
-tar, where each member landed) coming back."""
+"""What forked workers inherit: the outputs, the site-wide values, the site writer and the list of
+outputs to render. Set just before the fork, so nothing is pickled but chunk bounds going in and
+timings (and, for a tar, where each member landed) coming back."""
 
 
 def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any], dict[str, str]]:
     writer = _SHARED.get("own_writer")
     if writer is None:
         writer = _SHARED["own_writer"] = _SHARED["writer"].worker_writer()
-    renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["model"].site))
+    renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["site"]))
     indices = _SHARED["todo"][bounds[0] : bounds[1]]
     links = LinkLog(_SHARED["config"].base_path)
-    timings = _render_indices(renderer, _SHARED["model"].outputs, indices, writer, links=links)
+    timings = _render_indices(renderer, _SHARED["outputs"], indices, writer, links=links)
     return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
 
 
 def _render_in_workers(
-    model: Model, config: SiteConfig, writer: SiteWriter, workers: int, todo: list[int], progress: Progress | None,
-    links: LinkLog,
+    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: SiteWriter, workers: int,
+    todo: list[int], progress: Progress | None, links: LinkLog,
 ) -> dict[str, float]:
     """Every output path to render is registered with the writer first (so duplicates still fail
     before anything is written), then forked workers render chunks of them into the staging
-    folder (or their own tar segments). Fork shares the model copy-on-write; `gc.freeze` keeps the
-    collector from touching, and so copying, every inherited object."""
+    folder (or their own tar segments). Fork shares the outputs copy-on-write; `gc.freeze` keeps
+    the collector from touching, and so copying, every inherited object."""
     for index in todo:
-        writer.reserve(model.outputs[index].path)
+        writer.reserve(outputs[index].path)
     _SHARED.clear()
-    _SHARED.update(model=model, config=config, writer=writer, todo=todo)
+    _SHARED.update(outputs=outputs, site=site, config=config, writer=writer, todo=todo)
     chunks = [(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
     started = time.perf_counter()
     done = 0
@@ -353,6 +354,27 @@ def _render_in_workers(
     return {"render": wall - write_share, "write": write_share}
 
 
+def start_search(
+    present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any], config: SiteConfig,
+    writer: SiteWriter, out: Path, shard_docs: int,
+) -> SearchIndex:
+    """Hands Pagefind every system's search documents and the pages of those whose pages it
+    indexes, and starts it; the build waits for it (`SearchIndex.wait`) before the commit. When the
+    index is sharded, the search page is told where the other shards are (`site`)."""
+    renderer = Renderer(config, site)
+    index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
+    index.add(
+        ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
+         for c in present for doc in c.system.search_docs(c.records)),
+        ((page.path, renderer.render(page))
+         for c in present if c.system.indexes_pages for page in planned[c.system.key] if isinstance(page, Page)),
+    )
+    if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
+        site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
+    index.start()
+    return index
+
+
 def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
                        ) -> tuple[int, float, float, list[Any], dict[str, str]]:
     """In a worker of builder.engine.owners: renders the given outputs of its own; hands back where they
@@ -370,8 +392,9 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
 def start_owned(
     owners: Owners, site: dict[str, Any], config: SiteConfig, writer: SiteWriter, manifest: Manifest | None
 ) -> int:
-    """Sets each worker rendering those of its own outputs that the previous build cannot lend;
-    returns how many it lends."""
+    """Sets each worker rendering those of its own outputs that the previous build cannot lend,
+    each path claimed through the writer first (so it is safe and unique among them before a worker
+    writes it); returns how many the previous build lends."""
     theirs: list[list[int]] = [[] for _ in range(owners.count)]
     reused = 0
     for output in owners.planned:
@@ -385,14 +408,14 @@ def start_owned(
     return reused
 
 
-def _collect_owned(owners: Owners, writer: SiteWriter, timings: dict[str, float], links: LinkLog) -> None:
-    """Waits for the workers' rendering; their writing time is added as a share of the wall time."""
+def collect_owned(owners: Owners, writer: SiteWriter, links: LinkLog) -> float:
+    """Waits for the workers' rendering; returns their writing time as a share of the wall time."""
     wrote = 0.0
     for _, _, writing, written, targets in owners.collect():
         wrote += writing
         writer.adopt(written)
         links.merge(targets)
-    timings["write"] += wrote / owners.count
+    return wrote / owners.count
 
 
 @dataclass(frozen=True)
@@ -416,7 +439,7 @@ def build(
     per core; 1 does everything in this process, for debugging). The site is the same for any
     number."""
     workers = workers or os.cpu_count() or 1
-    with claimed(out, data_dir) as target:
+    with claimed(out, data_dir) as target:  # claim
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
             return _build(data_dir, target, config, writer, progress, search, shard_docs, workers)
@@ -426,69 +449,83 @@ def _build(
     data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool,
     shard_docs: int, workers: int,
 ) -> BuildResult:
-    search_index: list[SearchIndex] = []
-
-    def start_search(docs: list[Iterable[SearchDoc]], pages: list[Page], site: dict[str, Any]) -> None:
-        renderer = Renderer(config, site)
-        index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
-        search_index.append(index)
-        index.add(
-            ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
-             for group in docs for doc in group),
-            ((page.path, renderer.render(page)) for page in pages),
-        )
-        if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
-            site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
-        index.start()
-
-    manifests: list[Manifest] = []
-
-    def manifest_for(site: dict[str, Any]) -> Manifest:
-        if not manifests:
-            engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
-            manifests.append(Manifest(out, engine, writer.has_previous))
-        return manifests[0]
-
-    def start_owned_render(owners: Owners, site: dict[str, Any]) -> int:
-        return start_owned(owners, site, config, writer, manifest_for(site))
-
-    model: Model | None = None
+    started = time.perf_counter()
+    cache = cache_folder(out)
+    log = ProblemLog()
+    present: list[Corpus] = []
+    index: SearchIndex | None = None
     try:
-        model = read_and_plan(
-            data_dir, config, start_search=start_search if search else None, start_owned=start_owned_render,
-            cache=cache_folder(out), workers=workers,
-        )
-        timings = dict(model.timings)
-        manifest = manifest_for(model.site)
-        # Pagefind runs while the statistics are computed and the site is rendered (by the workers
-        # that read a registry, too); "search" is the time spent waiting for it after that.
-        timings.update(render_and_write(model, config, writer, progress, workers, manifest))
-        model.close()  # the workers' memory is free before the tar is put together
+        # read: a system may fork workers that read its records and keep them to render later.
+        present = read(all_systems(), ReadContext(data_dir, log, config, cache, workers))
+        owners = [o for c in present if (o := c.owners) is not None]
+        site = site_values(present)
+        was_read = time.perf_counter()
+        # DuckDB is opened after reading: a reader's forked workers must not inherit its threads.
+        with opened(cache) as con:
+            load_problems(con, log)
+            # load, plan: first the systems whose pages Pagefind indexes ...
+            planned, loading = load_and_plan(con, config, [c for c in present if c.system.indexes_pages])
+            # ... then Pagefind starts, and the workers start rendering the outputs they read
+            # (their paths claimed through the writer first), while the other systems are loaded
+            # and planned here.
+            searching = time.perf_counter()
+            if search:
+                index = start_search(present, planned, site, config, writer, out, shard_docs)
+            searching = time.perf_counter() - searching
+            engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+            manifest = Manifest(out, engine, writer.has_previous)
+            owned_reused = sum(start_owned(o, site, config, writer, manifest) for o in owners)
+            rest, more_loading = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
+            loading += more_loading
+        outputs = site_outputs(present, planned | rest, log, site, config)
+        _check_paths(outputs)  # check
+        settle()  # the plan lives to the end of the build (builder.engine.heap)
+        timings = {
+            "load": was_read - started + loading,
+            "statistics": time.perf_counter() - was_read - loading - searching,
+            "search": searching,
+        }
+        # render: what this process holds; then what the workers rendered meanwhile.
+        links = LinkLog(config.base_path)
+        rendering = time.perf_counter()
+        timings.update(render(outputs, site, config, writer, links, progress, workers, manifest,
+                              workers_busy=bool(owners)))
+        if owners:
+            timings["write"] += sum(collect_owned(o, writer, links) for o in owners)
+            timings["render"] = time.perf_counter() - rendering - timings["link"] - timings["write"]
+        timings["reused"] += owned_reused
+        timings["write"] += write_static(writer)
+        # links: every link of every page rendered above, wherever it was rendered, before anything
+        # is committed (a page lent by the previous build was checked when it was rendered, and its
+        # inputs have not changed since).
+        links.check(writer.paths)
+        close_workers(present)  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds, where each member is, lives to the end too
-        started = time.perf_counter()
+        swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
         manifest.prepare()  # also while Pagefind may still be indexing
-        timings["swap"] = time.perf_counter() - started
-        started = time.perf_counter()
-        for index in search_index:
+        timings["swap"] = time.perf_counter() - swapping
+        # search: wait for Pagefind.
+        searching = time.perf_counter()
+        if index is not None:
             index.wait()
             if isinstance(writer, TarWriter):
                 for folder in index.folders:
                     writer.add_tree(folder.name, folder)
             if progress:
                 progress("search", 1, 1)
-        timings["search"] += time.perf_counter() - started
-        started = time.perf_counter()
+        timings["search"] += time.perf_counter() - searching
+        # commit
+        swapping = time.perf_counter()
         writer.commit()
         manifest.save()
         writer.finish()
-        timings["swap"] += time.perf_counter() - started
+        timings["swap"] += time.perf_counter() - swapping
     except BaseException:
-        for index in search_index:
+        if index is not None:
             index.close()
-        if model is not None:
-            model.close()
+        close_workers(present)
         writer.abort()
         raise
-    return BuildResult(model.log, len(writer.paths), model.systems, timings)
+    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings)

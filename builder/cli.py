@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from builder.annotations import annotations
+from builder.annotations import github_annotations
 from builder.config import SiteConfig
 from builder.scaffold import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
@@ -143,7 +143,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.timings:
         Path(args.timings).write_text(json.dumps(result.timings, indent=2) + "\n", encoding="utf-8")
     log = result.log
-    for line in annotations(log.problems, data):  # on GitHub Actions only
+    for line in github_annotations(log.problems, data):  # on GitHub Actions only
         print(line)
     warnings = len(log) - log.error_count
     if _verbose(args):
@@ -172,7 +172,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         code = f" [{problem.code}]" if problem.code else ""
         print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
-    for line in annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
+    for line in github_annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
         print(line)
     files = model.log.files
     if _verbose(args):

@@ -148,7 +148,8 @@ def make_server(
 
 def address(server: http.server.ThreadingHTTPServer, base_url: str) -> str:
     host, port = server.server_address[:2]
-    shown = f"[{host}]" if ":" in str(host) else str(host)
+    name = str(host)
+    shown = f"[{name}]" if ":" in name else name
     return f"http://{shown}:{port}{base_url}"
 
 

@@ -129,3 +129,24 @@ def test_plan_check_refuses_duplicate_paths() -> None:
     _check_paths([Page("a/index.html", "x.html", PageContext(title="t")), DataFile("b.json", "{}")])
     with pytest.raises(ValueError, match="same path"):
         _check_paths([DataFile("b.json", "{}"), DataFile("b.json", "[]")])
+
+
+def test_a_render_workers_writer_claims_each_path_once_and_refuses_an_unsafe_one(tmp_path: Path) -> None:
+    """The writers forked render workers use go through the one writer protocol, `reserve` included."""
+    from builder.engine.artifact import open_worker_writer
+    from builder.engine.write import DuplicateOutput
+
+    for kind in ("folder", "tar"):
+        staging = tmp_path / kind
+        staging.mkdir()
+        writer = open_worker_writer((kind, staging))
+        try:
+            writer.write("a/index.html", "<p>one</p>")
+            with pytest.raises(DuplicateOutput, match="same path"):
+                writer.write("a/index.html", "<p>two</p>")
+            with pytest.raises(ValueError, match="unsafe output path"):
+                writer.write("../outside.html", "<p>out</p>")
+            assert list(writer.paths) == ["a/index.html"]
+        finally:
+            writer.close()
+    assert not (tmp_path / "outside.html").exists()

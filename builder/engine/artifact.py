@@ -31,7 +31,6 @@ from typing import BinaryIO
 
 from builder.engine.output import make_staging
 from builder.engine.write import RawFolderWriter, Writer
-from builder.urls import check_output_path
 
 BLOCK = 512
 MTIME = 0
@@ -89,17 +88,15 @@ def folder_record(path: str) -> bytes:
 
 
 class SegmentWriter(Writer):
-    """Appends member records to one segment file and remembers where each one is."""
+    """Appends member records to one segment file and remembers where each one is. A render
+    worker's writer: it writes through `Writer.write`, so each path is claimed (`reserve`) here
+    as well as by the parent's writer."""
 
     def __init__(self, folder: Path, name: str) -> None:
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
         self._fresh: list[tuple[str, Entry]] = []
-
-    def write(self, path: str, content: str | bytes) -> None:
-        check_output_path(path)
-        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
 
     def append(self, path: str, data: bytes) -> Entry:
         """Appends `path`'s member record; returns where it is."""

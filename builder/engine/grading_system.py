@@ -1,5 +1,10 @@
 """What a grading system gives the build: a reader, a loader, its pages and its navigation.
 
+Every system implements the same interface, called the same way: `read` takes one `ReadContext`
+(whatever a system does not need of it, it leaves), and nothing in the build knows a system by
+name or branches on one. What differs between systems is declared here (`indexes_pages`), not
+inferred.
+
 The interface alone, so that a system's pages can say what they implement without importing the
 registry of systems (builder.systems), which imports every system's pages: the build depends on
 this interface and the registry, each system on this interface, and no module on a system it is
@@ -23,13 +28,27 @@ from builder.pages.page import NavItem, Output
 
 
 @dataclass(frozen=True)
+class ReadContext:
+    """What every system's reader is given."""
+
+    data_dir: Path
+    log: ProblemLog
+    """Where the problems of the files read are logged (never raised)."""
+    config: SiteConfig
+    """The site settings: a system may plan its records' own pages as it reads them (TDQS does,
+    see builder.tdqs.pages.section)."""
+    cache: Path | None = None
+    """The build's cache folder (None when there is none), where a system may keep what it read
+    for the next build."""
+    workers: int = 1
+    """How many processes may read the corpus (and later render what they read); 1: this one."""
+
+
+@dataclass(frozen=True)
 class GradingSystem:
     key: str
-    read: Callable[[Path, ProblemLog, SiteConfig, Path | None, int], Any | None]
-    """Reads and validates the system's files under the data directory; None when it has none.
-    A system may plan its records' own pages as it reads them (TDQS does, see
-    builder.tdqs.pages.section), so it is given the site settings, and the build's cache folder
-    (None when there is none), where it may keep what it read for the next build."""
+    read: Callable[[ReadContext], Any | None]
+    """Reads and validates the system's files under the data directory; None when it has none."""
     load: Callable[[duckdb.DuckDBPyConnection, Any], None]
     """Loads the validated records into DuckDB tables named `<key>_…`."""
     outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Output]]
@@ -42,6 +61,10 @@ class GradingSystem:
     """The newest timestamp in the corpus (never the build's clock: builds are reproducible)."""
     owners: Callable[[Any], Owners | None] = lambda corpus: None
     """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
-    search_docs: Callable[[Any], Iterable[SearchDoc]] | None = None
-    """Compact search documents for Pagefind (see builder.engine.search); None indexes the system's
-    rendered pages, where its templates mark `data-pagefind-body`."""
+    search_docs: Callable[[Any], Iterable[SearchDoc]] = lambda corpus: ()
+    """Compact search documents for Pagefind (see builder.engine.search), asked for before `load`."""
+    indexes_pages: bool = True
+    """Whether Pagefind indexes the system's rendered pages (its templates mark
+    `data-pagefind-body`): the build then loads and plans the system before it starts Pagefind.
+    A system that gives `search_docs` instead (a registry's) is loaded and planned while Pagefind
+    indexes and its workers render."""

@@ -85,16 +85,13 @@ class MemoryWriter(Writer):
 
 class RawFolderWriter(Writer):
     """Writes into a folder with no bookkeeping across processes: used by the render workers, for
-    paths the parent's writer has already reserved and checked."""
+    paths the parent's writer has already reserved and checked. It writes through `Writer.write`
+    all the same, so every path a worker writes is claimed (`reserve`) in the worker too."""
 
     def __init__(self, root: Path) -> None:
         super().__init__()
         self.root = root
         self._made: set[str] = set()
-
-    def write(self, path: str, content: str | bytes) -> None:
-        check_output_path(path)
-        self._store(path, content.encode("utf-8") if isinstance(content, str) else content)
 
     def _store(self, path: str, data: bytes) -> None:
         folder = os.path.dirname(path)

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tdqs import LINT_RULES, TOOL_DIMENSIONS, ToolDimension, compute_tdqs, compute_tier
+from tdqs import LINT_RULES, TOOL_DIMENSIONS, DimensionScores, ToolDimension, compute_tdqs, compute_tier
 
 from builder.tdqs.reader import ToolRecord
 
 _RULES = {rule.key: rule for rule in LINT_RULES}
-_DIMENSIONS = {dimension.key: dimension for dimension in TOOL_DIMENSIONS}
+_DIMENSIONS: dict[str, ToolDimension] = {dimension.key: dimension for dimension in TOOL_DIMENSIONS}
 
 VIABLE = 3
 """The rubric's minimum-viable score (tdqs's `compute_smells` flags every dimension below it). A
@@ -52,6 +52,12 @@ def anchor_for(dimension: ToolDimension, score: int) -> str | None:
 def weighted_gain(before: dict[str, int], after: dict[str, int]) -> Fraction:
     """TDQS points before rounding: Σ weight × (after − before) / 100, exactly."""
     return Fraction(sum(d.weight * (after[d.key] - before[d.key]) for d in TOOL_DIMENSIONS), 100)
+
+
+def dimension_scores(scores: DimensionScores) -> dict[str, int]:
+    """A tool's six dimension scores as a plain dict of ints (tdqs's `DimensionScores` is a
+    TypedDict of them), for the projections that raise some of them."""
+    return {dimension.key: scores[dimension.key] for dimension in TOOL_DIMENSIONS}
 
 
 def raised(scores: dict[str, int], keys: tuple[str, ...], level: int) -> dict[str, int]:
@@ -115,7 +121,7 @@ def under_documented_parameters(tool: ToolRecord) -> bool:
 
 
 def _projected(key: str, text: str, tool: ToolRecord, after_scores: dict[str, int], **extra: object) -> Action:
-    scores = dict(tool.checked.score.scores)
+    scores = dimension_scores(tool.checked.score.scores)
     after = compute_tdqs(after_scores)  # type: ignore[arg-type]
     return Action(
         key=key, text=text, gain=float(weighted_gain(scores, after_scores)),
@@ -130,7 +136,7 @@ def _unpriced(key: str, text: str, tool: ToolRecord) -> Action:
 
 
 def _write_description(tool: ToolRecord) -> Action:
-    scores = dict(tool.checked.score.scores)
+    scores = dimension_scores(tool.checked.score.scores)
     return _projected(
         "write-description",
         "Write a description: one or two sentences saying what the tool does (verb and resource), when to "
@@ -162,7 +168,7 @@ def _parameter_action(tool: ToolRecord) -> Action | None:
                          "Semantics at 1 until the tool has a description.", tool)
     text = _parameter_text(tool)
     key = "parameter_semantics"
-    scores = dict(tool.checked.score.scores)
+    scores = dimension_scores(tool.checked.score.scores)
     if scores[key] >= VIABLE:
         return _unpriced("undocumented-parameters", text + " Parameter Semantics is already at its baseline.", tool)
     dimension = _DIMENSIONS[key]
@@ -176,7 +182,7 @@ def _parameter_action(tool: ToolRecord) -> Action | None:
 def tool_actions(tool: ToolRecord) -> list[Action]:
     """Every action for one tool, priced ones biggest gain first, then the unpriced ones."""
     score = tool.checked.score
-    scores = dict(score.scores)
+    scores = dimension_scores(score.scores)
     priced: list[tuple[Fraction, int, Action]] = []
     unpriced: list[Action] = []
     parameters = _parameter_action(tool)

@@ -387,6 +387,7 @@ def _capture(
         for disagreement in checked.disagreements:
             log.add(name, SYSTEM, disagreement.json_path, disagreement.reason, severity="warning")
         if definition is not None and definition.input_hash != tool.context_signals.input_hash:
+            assert files.tools is not None  # the definition was read from it
             log.add(
                 name, SYSTEM, f"$.tools[{index}].contextSignals.inputHash",
                 f"inputHash {tool.context_signals.input_hash} does not match {definition.input_hash}, "

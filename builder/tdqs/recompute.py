@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from pydantic import BaseModel
 from tdqs import (
@@ -101,6 +101,12 @@ class CheckedTool:
         return abs(self.stated.tdqs - self.tdqs) > 1e-9 or self.stated.tier != self.tier
 
 
+def _justifications(score: ToolScore) -> dict[str, Justification]:
+    """The score's justifications by dimension key, in the capture's order (tdqs types them as a
+    TypedDict, whose items() mypy sees as objects)."""
+    return cast(dict[str, Justification], dict(score.justifications))
+
+
 class _Replay:
     """The stored model answer, handed back to tdqs's own stages 1-4 in place of a model call,
     so the hard gates and the tautology cap are tdqs's code and not a copy of it."""
@@ -116,7 +122,7 @@ class _Replay:
             "annotation_contradiction": ANNOTATION_CONTRADICTION in stored.flags,
             "scores": {
                 key: Justification(justification=j.justification, score=stored.scores[key])  # type: ignore[literal-required]
-                for key, j in stored.justifications.items()
+                for key, j in _justifications(stored).items()
             },
             "summary": stored.summary,
         })
@@ -150,7 +156,7 @@ def apply_rules(score: ToolScore, definition: ToolDefinition | None) -> ToolScor
         flags = list(result.flags)
         if ANNOTATION_CONTRADICTION not in flags:
             flags.append(ANNOTATION_CONTRADICTION)
-        justifications = dict(result.justifications)
+        justifications = _justifications(result)
         kept = justifications["behavioral_transparency"]
         justifications["behavioral_transparency"] = Justification(justification=kept.justification, score=1)
         result = result.model_copy(update={
@@ -169,7 +175,7 @@ def check_tool(score: ToolScore, index: int, definition: ToolDefinition | None =
     the inputHash the score names."""
     found: list[Disagreement] = []
     base = f"$.tools[{index}]"
-    for key, justification in score.justifications.items():
+    for key, justification in _justifications(score).items():
         if justification.score != score.scores[key]:  # type: ignore[literal-required]
             found.append(
                 Disagreement(

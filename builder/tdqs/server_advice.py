@@ -26,6 +26,7 @@ from tdqs.round_half_up import round_half_up
 
 from builder.tdqs.checklist import (
     VIABLE,
+    dimension_scores,
     has_no_description,
     lacks_annotations,
     raised,
@@ -36,7 +37,7 @@ from builder.tdqs.reader import Capture, ToolRecord
 from builder.tdqs.recompute import COVERAGE_DENOMINATOR, COVERAGE_NUMERATOR
 from builder.tdqs.tool_reach import Milestone, ToolReach, project, tool_reach
 
-_NAMES = {d.key: d.name for d in TOOL_DIMENSIONS}
+_NAMES: dict[str, str] = {d.key: d.name for d in TOOL_DIMENSIONS}
 _ALL = tuple(d.key for d in TOOL_DIMENSIONS)
 
 
@@ -101,7 +102,7 @@ def patterns(capture: Capture) -> list[Pattern]:
         before = after = None
         if capture.server.coverage_ok:
             values = [
-                compute_tdqs(raised(dict(t.checked.score.scores), defect.costs, VIABLE))  # type: ignore[arg-type]
+                compute_tdqs(raised(dimension_scores(t.checked.score.scores), defect.costs, VIABLE))  # type: ignore[arg-type]
                 if t.name in movable else t.checked.tdqs
                 for t in tools
             ]

@@ -9,6 +9,8 @@ byte-stable across runs whatever order DuckDB's threads summed in.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import duckdb
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
@@ -98,7 +100,7 @@ def registry_stats(con: duckdb.DuckDBPyConnection) -> RegistryStats:
         tiers={
             t.tier: TierStat(
                 count=tier_rows.get(t.tier, {}).get("count", 0),
-                share=share_of(tier_rows.get(t.tier, {}).get("count", 0), tools) or 0,
+                share=share_of(tier_rows.get(t.tier, {}).get("count", 0), tools) or Fraction(0),
             )
             for t in TIERS
         },
@@ -110,7 +112,7 @@ def registry_stats(con: duckdb.DuckDBPyConnection) -> RegistryStats:
             for d in TOOL_DIMENSIONS
         },
         smell_share=share_of(overview["smelly"], tools),
-        flag_shares={f.name: share_of(int(flag_rows.get(f.name, {}).get("count", 0)), tools) or 0 for f in FLAGS},
+        flag_shares={f.name: share_of(int(flag_rows.get(f.name, {}).get("count", 0)), tools) or Fraction(0) for f in FLAGS},
         flag_counts={f.name: int(flag_rows.get(f.name, {}).get("count", 0)) for f in FLAGS},
         stale_share=share_of(overview["stale"], tools),
         server_level=ServerLevel(

@@ -29,7 +29,7 @@ from tdqs import TIERS, ServerScore, ToolScore, rollup_server_score
 from builder.tdqs.reader import Capture, ToolRecord
 from builder.tdqs.recompute import coherence_of
 
-TIER_A = next(t.minimum for t in TIERS if t.tier == "A")
+TIER_A: float = next(t.minimum for t in TIERS if t.tier == "A" and t.minimum is not None)
 """The level a fixed tool is imagined at first: tier A's lower bound, a "genuinely helpful definition"."""
 BEST = 5.0
 """The rubric's top score: a tool cannot be raised further."""

@@ -40,7 +40,7 @@ from builder.cleo.pages.views import (
 )
 from builder.cleo.rubric import DIMENSIONS
 from builder.config import CleoGradeScale, SiteConfig
-from builder.engine.grading_system import GradingSystem
+from builder.engine.grading_system import GradingSystem, ReadContext
 from builder.engine.problems import Problem
 from builder.pages.page import DataFile, NavItem, Page
 from builder.store import queries as store_queries
@@ -150,10 +150,14 @@ def nav(corpus: CleoCorpus) -> list[NavItem]:
     return [NavItem(SECTION, urls.CLEO_SESSIONS)]
 
 
+def read(context: ReadContext) -> CleoCorpus | None:
+    return source.read(context.data_dir, context.log)
+
+
 def system() -> GradingSystem:
     return GradingSystem(
         key=source.SYSTEM,
-        read=lambda data_dir, log, config, cache, workers: source.read(data_dir, log),
+        read=read,
         load=store.load,
         outputs=outputs,
         nav=nav,

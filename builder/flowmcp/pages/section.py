@@ -25,8 +25,8 @@ import duckdb
 
 from builder import urls
 from builder.config import SiteConfig
-from builder.engine.grading_system import GradingSystem
-from builder.flowmcp import SYSTEM, store
+from builder.engine.grading_system import GradingSystem, ReadContext
+from builder.flowmcp import SYSTEM, reader, store
 from builder.flowmcp.pages import stats as flowmcp_stats
 from builder.flowmcp.pages.entry import entry_outputs
 from builder.flowmcp.pages.provider import provider_outputs
@@ -34,7 +34,7 @@ from builder.flowmcp.pages.report import report_outputs
 from builder.flowmcp.pages.selection import selection_outputs
 from builder.flowmcp.pages.stats import FlowStats
 from builder.flowmcp.pages.views import SECTION, Context, View, api_json, mean_text, rollup_page
-from builder.flowmcp.reader import FlowCorpus, read
+from builder.flowmcp.reader import FlowCorpus
 from builder.flowmcp.records import Rollup
 from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.flowmcp.reports import ReportSet
@@ -176,10 +176,14 @@ def nav(corpus: FlowCorpus) -> list[NavItem]:
     return [NavItem(SECTION, urls.FLOWMCP)]
 
 
+def read(context: ReadContext) -> FlowCorpus | None:
+    return reader.read(context.data_dir, context.log)
+
+
 def system() -> GradingSystem:
     return GradingSystem(
         key=SYSTEM,
-        read=lambda data_dir, log, config, cache, workers: read(data_dir, log),
+        read=read,
         load=store.load,
         outputs=outputs,
         nav=nav,

@@ -15,6 +15,8 @@ the same way in the build's own process, which holds their pages as ordinary out
 the parent's corpus-wide outputs are made from the store and what was taken of the summaries, so
 both give the same site.
 
+`system()` is the section's entry for `builder.systems.all_systems()`.
+
 Workers also keep each server's entry (summary, plan, problems) in a `ReadCache` under a key made
 of the server's files, the builder's code and the settings: a rebuild reads only the servers whose
 files changed.
@@ -34,6 +36,7 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
+from builder.engine.grading_system import GradingSystem, ReadContext
 from builder.engine.heap import settle
 from builder.engine.incremental import code_key, content_key
 from builder.engine.owners import Owners
@@ -50,6 +53,7 @@ from builder.sources.jsonfile import read_json
 from builder.store.spool import Spool
 from builder.store.tables import load_file
 from builder.tdqs import layout
+from builder.tdqs.pages import outputs as section_outputs
 from builder.tdqs.pages.outputs import server_outputs
 from builder.tdqs.pages.publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
 from builder.tdqs.pages.summary import ServerSummary, search_doc, summarise
@@ -388,3 +392,22 @@ def read_section(data_dir: Path, log: ProblemLog, config: SiteConfig, cache: Pat
     stored_index = read_json(index_path, data_dir, SYSTEM, log) if kind(index_path) != "missing" else None
     compare_index(stored_index, section.index_entries(), log)
     return section
+
+
+def read(context: ReadContext) -> TdqsSection | None:
+    return read_section(context.data_dir, context.log, context.config, context.cache, context.workers)
+
+
+def system() -> GradingSystem:
+    return GradingSystem(
+        key=SYSTEM,
+        read=read,
+        load=lambda con, section: section.load(con),
+        outputs=section_outputs.outputs,
+        nav=section_outputs.nav,
+        stand_in_models=lambda section: section.stand_in_models,
+        data_as_of=lambda section: section.data_as_of,
+        owners=lambda section: section.owners,
+        search_docs=lambda section: section.search_docs(),
+        indexes_pages=False,
+    )

@@ -18,6 +18,7 @@ from tdqs.round_half_up import round_half_up
 from builder import charts, numbers
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
+from builder.tdqs.checklist import dimension_scores
 from builder.tdqs.coherence_advice import CoherenceStep
 from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores as ServerScores
@@ -260,7 +261,7 @@ def tool_row(tool: ToolRecord) -> ToolRow:
         slug=tool.slug,
         tdqs=tool.checked.tdqs,
         tier=tool.checked.tier,
-        scores=dict(score.scores),
+        scores=dimension_scores(score.scores),
         flags=list(score.flags),
         server_flags=list(score.server_flags),
         smells=list(tool.checked.smells),
