@@ -106,7 +106,7 @@ def recent_changes(corpus: TdqsSection, entries: list[ListEntry]) -> list[Recent
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list[ListEntry],
               categories: list[Category]) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
-    meanings = {t.tier: t for t in TIERS}
+    meanings: dict[str, Any] = {t.tier: t for t in TIERS}
     tiers = [
         TierRow(tier=key, meaning=PLAIN_MEANINGS.get(key, meanings[key].meaning), minimum=meanings[key].minimum,
                 count=value.count, share=value.share)

@@ -353,23 +353,23 @@ def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection,
     yield DataFile(INDEX, partial(_list_json, rows))
     for key, (label, view_rows) in views.items():
         pages = split(view_rows)
-        tier = next((t for t in tiers if tier_view(t) == key), None)
+        shown_tier = next((t for t in tiers if tier_view(t) == key), None)
         for number, page_rows in enumerate(pages, start=1):
             path = urls.server_list_page(key, number)
-            summary = f"{everything}, {label}" if tier is None else f"{len(view_rows):,} of {everything}: {label}"
+            summary = f"{everything}, {label}" if shown_tier is None else f"{len(view_rows):,} of {everything}: {label}"
             yield Page(path, "tdqs/servers.html", partial(
                 _page_context, list(page_rows),
                 title="All servers" if number == 1 and key == "score" else f"Servers, {label}, page {number}",
                 description=f"{len(rows)} MCP servers with their TDQS scores.",
-                columns=list(COLUMNS), order="score" if tier else key, summary=summary,
-                pager=pager(number, len(pages), len(view_rows), lambda n, k=key: urls.server_list_page(k, n)),
+                columns=list(COLUMNS), order="score" if shown_tier else key, summary=summary,
+                pager=pager(number, len(pages), len(view_rows), partial(urls.server_list_page, key)),
                 orders=[ViewLink(label=label_, path=urls.server_list_page(k, 1), current=k == key)
                         for k, (label_, _) in ORDERS.items()],
                 tiers=[ViewLink(label="all", path=urls.server_list_page("score", 1), count=len(rows),
-                                current=tier is None)]
+                                current=shown_tier is None)]
                 + [ViewLink(label=t, path=urls.server_list_page(tier_view(t), 1), count=counts[t],
-                            current=t == tier) for t in tiers],
+                            current=t == shown_tier) for t in tiers],
                 order_paths={k: urls.server_list_page(k, 1) for k in ORDERS},
-                whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=tier,
+                whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=shown_tier,
                 csv_path=urls.download_file("servers", "csv.gz"), stand_in_models=corpus.stand_in_models,
             ))

@@ -8,6 +8,8 @@ JSON of a server is generated from the same view rows.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
 from builder import numbers, urls
@@ -172,7 +174,7 @@ def _type_of(schema: object) -> str:
 def describe_definition(definition: ToolDefinition) -> DefinitionView:
     schema = definition.input_schema or {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required: list[Any] = schema["required"] if isinstance(schema.get("required"), list) else []
     parameters = []
     for name, prop in (properties or {}).items():
         prop_dict = prop if isinstance(prop, dict) else {}
@@ -250,9 +252,9 @@ def server_history(server: Server) -> list[HistoryPoint]:
                 moved = _changes(before.get(name), after.get(name))
                 if moved:
                     changes.append(f"{name}: {', '.join(moved)}")
-            moved = overall_change(server_scores(previous), scores)
-            if moved:
-                changes.insert(0, moved)
+            overall = overall_change(server_scores(previous), scores)
+            if overall:
+                changes.insert(0, overall)
         points.append(
             HistoryPoint(
                 capture_id=capture.capture_id,
