@@ -209,7 +209,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise UserError("--servers must be at least 1 and --tools at least --servers (every server has a tool)")
     progress = Progress()
     try:
-        generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed,
+        extra = {} if getattr(args, "fork_share", None) is None else {"fork_share": args.fork_share}
+        generate_demo(out, servers=args.servers, tools=args.tools, seed=args.seed, **extra,
                       progress=None if _quiet(args) else lambda done, total: progress("score", done, total))
     except ValueError as error:
         raise UserError(str(error)) from error
@@ -248,7 +249,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             raise UserError(f"file not found: {path}")
     try:
         lines = add_files(data, [Path(path) for path in args.files], tools=Path(args.tools) if args.tools else None,
-                          server=args.server, schema=args.schema, shown=args.data)
+                          server=args.server, schema=args.schema, shown=args.data, categories=args.category or ())
     except AddError as error:
         raise UserError(f"{error}; nothing was written") from error
     for line in lines:
@@ -405,6 +406,8 @@ def parser() -> argparse.ArgumentParser:
     demo.add_argument("--servers", type=int, default=30, help="servers to make up (default: 30)")
     demo.add_argument("--tools", type=int, default=300, help="tools in all, shared among the servers (default: 300)")
     demo.add_argument("--seed", type=int, default=0, help="the same seed makes the same corpus (default: 0)")
+    demo.add_argument("--fork-share", type=float, default=None, metavar="SHARE",
+                      help="share of servers that are forks of an earlier one, with its name (default: 0.05)")
     demo.set_defaults(run=cmd_demo)
 
     new = command("new", "make a repository ready to publish a scorecards site from")
@@ -420,6 +423,8 @@ def parser() -> argparse.ArgumentParser:
                      help="the tools/list the ScoreReport scored (default: none; it must share a tool with the report)")
     add.add_argument("--server", default=None, metavar="ID",
                      help="the server id (default: the report's server name)")
+    add.add_argument("--category", action="append", default=None, metavar="NAME",
+                     help="a category of the ScoreReport's server, added to its server.json; repeatable (default: none)")
     add.add_argument("--schema", default=None, metavar="NAME",
                      help="the schema folder of a FlowMCP single-test entry (default: the one the tree has the tool in)")
     add.set_defaults(run=cmd_add)

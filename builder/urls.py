@@ -125,6 +125,7 @@ HOME = "index.html"
 RUBRIC = "rubric/index.html"
 SERVERS = "servers/index.html"
 PROBLEMS = "problems/index.html"
+SEARCH = "search/index.html"
 STATS_API = "api/stats.json"
 BUILD_REPORT = "build-report.json"
 NOT_FOUND = "404.html"
@@ -137,6 +138,14 @@ def server_list_page(view: str, number: int) -> str:
     if view == "score" and number == 1:
         return SERVERS
     return f"servers-by/{view}/index.html" if number == 1 else f"servers-by/{view}/{number}/index.html"
+
+
+CATEGORIES = "categories/index.html"
+
+
+def category_page(category_slug: str, number: int = 1) -> str:
+    """Page `number` of a category's servers, best first (builder.tdqs.pages.categories)."""
+    return f"categories/{category_slug}/index.html" if number == 1 else f"categories/{category_slug}/{number}/index.html"
 
 
 def server_page(server_slug: str) -> str:

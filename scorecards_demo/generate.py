@@ -30,7 +30,7 @@ from scorecards_demo.definitions import build_server, render_tool
 from scorecards_demo.history import capture_tools
 from scorecards_demo.jsonout import to_json_text
 from scorecards_demo.layout import MARKER, capture_id
-from scorecards_demo.plan import ServerPlan, plan_corpus
+from scorecards_demo.plan import FORK_SHARE, ServerPlan, plan_corpus
 from scorecards_demo.standin import STAND_IN_MODEL, StandInLlm
 
 GENERATOR = "scorecards demo"
@@ -89,6 +89,7 @@ def write_server(root: Path, seed: int, plan: ServerPlan, llm: StandInLlm) -> No
             "description": plan.description,
             "repositoryUrl": plan.repository_url,
             "homepageUrl": plan.homepage_url,
+            **({"categories": list(plan.categories)} if plan.categories else {}),
         },
     )
     draft = build_server(plan, seed)
@@ -118,6 +119,7 @@ def generate_demo(
     tools: int,
     seed: int = 0,
     history_share: float = 0.3,
+    fork_share: float = FORK_SHARE,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> None:
@@ -126,7 +128,7 @@ def generate_demo(
     `progress(done, total)` is called in this process as servers finish. Raises ValueError for
     impossible sizes or a folder that is neither empty nor an earlier demo output.
     """
-    plans = plan_corpus(servers=servers, tools=tools, seed=seed, history_share=history_share)
+    plans = plan_corpus(servers=servers, tools=tools, seed=seed, history_share=history_share, fork_share=fork_share)
     root = _prepare(Path(out))
     _write_json(
         root / MARKER,

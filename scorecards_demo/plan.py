@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scorecards_demo.domains import DOMAINS
 from scorecards_demo.layout import before_base, stamp
@@ -24,6 +24,11 @@ TAIL_CAP = 120
 """Where the long tail of tool counts ends, unless the requested mean needs more."""
 SIZE_SIGMA = 0.8
 THREE_CAPTURE_SHARE = 0.2
+FORK_SHARE = 0.05
+"""Servers that are forks of an earlier server of their kind: its name and description under
+another owner, as registries have many ("GitHub MCP Server" several times over)."""
+CATEGORY_SHARE = 0.9
+"""Servers whose server.json names a category (it is optional): their kind's (`category()`)."""
 
 _DOMAIN_WEIGHTS = {
     "web": 9,
@@ -190,6 +195,7 @@ class ServerPlan:
     tool_count: int
     captures: tuple[str, ...]
     """The `generatedAt` of each capture, oldest first; the last is the current one."""
+    categories: tuple[str, ...] = ()
 
 
 def tool_counts(servers: int, tools: int, rng: random.Random) -> list[int]:
@@ -256,9 +262,37 @@ def _captures(count: int, rng: random.Random) -> tuple[str, ...]:
     return tuple(stamp(before_base(seconds)) for seconds in reversed(moments))
 
 
-def plan_corpus(*, servers: int, tools: int, seed: int, history_share: float) -> list[ServerPlan]:
+def category(domain_index: int) -> str:
+    """A server's category, from its kind: `issue tracker` → `Issue tracker`."""
+    label = DOMAINS[domain_index].label
+    return label[:1].upper() + label[1:]
+
+
+def _forks_and_categories(plans: list[ServerPlan], seed: int, fork_share: float) -> list[ServerPlan]:
+    """Some servers become forks of an earlier one of their kind (same name and description, the
+    fork's own owner and id), and most name their kind's category. Drawn from streams of their own,
+    so the rest of the corpus is what it was without them."""
+    forks, named = derive_rng(seed, "forks"), derive_rng(seed, "categories")
+    done: list[ServerPlan] = []
+    for plan in plans:
+        if forks.random() < fork_share:
+            earlier = [other for other in done if other.domain == plan.domain]
+            if earlier:
+                source = forks.choice(earlier)
+                plan = replace(plan, display_name=source.display_name, description=source.description,
+                               brand=source.brand)
+        if named.random() < CATEGORY_SHARE:
+            plan = replace(plan, categories=(category(plan.domain),))
+        done.append(plan)
+    return done
+
+
+def plan_corpus(*, servers: int, tools: int, seed: int, history_share: float,
+                fork_share: float = FORK_SHARE) -> list[ServerPlan]:
     if not 0.0 <= history_share <= 1.0:
         raise ValueError("history_share must be between 0 and 1")
+    if not 0.0 <= fork_share <= 1.0:
+        raise ValueError("fork_share must be between 0 and 1")
     counts = tool_counts(servers, tools, derive_rng(seed, "tool-counts"))
     rng = derive_rng(seed, "servers")
     with_history = set(rng.sample(range(servers), round(history_share * servers)))
@@ -292,4 +326,4 @@ def plan_corpus(*, servers: int, tools: int, seed: int, history_share: float) ->
                 captures=_captures(captures, rng),
             )
         )
-    return plans
+    return _forks_and_categories(plans, seed, fork_share)

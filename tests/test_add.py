@@ -353,3 +353,37 @@ def test_check_warns_of_a_tools_list_already_filed_beside_another_servers_report
     warned = [line for line in said if line.startswith(f"warning: {CAPTURE}.tools.json: $.tools: ")]
     assert len(warned) == 1 and (f"none of its 14 tools is among the 26 that {CAPTURE}.score.json scored"
                                  in warned[0]) and "another server's tools/list" in warned[0], said
+
+
+def test_categories_are_filed_into_server_json_and_get_their_pages(tmp_path: Path, capsys) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    report = tmp_path / "report.json"
+    save_report(report)
+    meta = data / "servers" / "server-github" / "server.json"
+    code, said, _ = run("add", data, report, "--category", "Code hosting", "--category", "Issue tracking",
+                        capsys=capsys)
+    assert code == 0 and said[1] == (f"added categories Code hosting, Issue tracking to {data}/servers/server-github/"
+                                     "server.json")
+    assert meta.read_text(encoding="utf-8") == '{\n  "categories": [\n    "Code hosting",\n    "Issue tracking"\n  ]\n}\n'
+    # A category already there under another spelling is not added twice; the rest of the file is kept.
+    meta.write_text('{"displayName": "GitHub", "categories": ["Code hosting"]}', encoding="utf-8")
+    code, said, _ = run("add", data, report, "--category", "code-hosting", "--category", "CI/CD", capsys=capsys)
+    assert code == 0 and said[0].startswith("already there: ")
+    assert json.loads(meta.read_text(encoding="utf-8")) == {"displayName": "GitHub",
+                                                            "categories": ["Code hosting", "CI/CD"]}
+    code, said, _ = run("add", data, report, "--category", "ci-cd", capsys=capsys)
+    assert code == 0 and said[1] == f"already in {data}/servers/server-github/server.json: categories ci-cd"
+    # A name the model refuses writes nothing and says why.
+    before = snapshot(data)
+    code, _, err = run("add", data, report, "--category", " padded", capsys=capsys)
+    assert code == 2 and "servers/server-github/server.json: $.categories:" in err and "' padded' has a space" in err
+    assert snapshot(data) == before
+    # The build ranks the server on each category's page, linked from its own page.
+    out = tmp_path / "site"
+    assert run("build", data, "-o", out, "--no-search", capsys=capsys)[0] == 0
+    for key, name in (("code-hosting", "Code hosting"), ("ci-cd", "CI/CD")):
+        page = Page((out / "categories" / key / "index.html").read_text(encoding="utf-8"))
+        assert name in page.text and "../../servers/server-github/" in page.links
+    server = Page((out / "servers" / "server-github" / "index.html").read_text(encoding="utf-8"))
+    assert "../../categories/code-hosting/" in server.links and "../../categories/ci-cd/" in server.links

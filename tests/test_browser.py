@@ -288,14 +288,17 @@ def test_an_exact_tool_name_comes_first_and_counts_read_right(site, small, brows
         status, hrefs = _results(page)
         assert hrefs[0] == BASE + "servers/soundry-mcp/tools/get-playlist/", (query, hrefs[:5])
         assert status == f"{len(hrefs)} result{'' if len(hrefs) == 1 else 's'} for “{query}”"
-    # One hit is "1 result".
+    # A tool's hit comes with its server's, the server first (issue 33: "playlist" found 11 tools, not
+    # the server); two hits are "2 results".
     page.goto(small + "search/?q=frobnicates")
     status, hrefs = _results(page)
-    assert hrefs == [BASE + "servers/tunes/tools/frobnicate_tracks/"] and status == "1 result for “frobnicates”"
+    assert hrefs == [BASE + "servers/tunes/", BASE + "servers/tunes/tools/frobnicate_tracks/"]
+    assert status == "2 results for “frobnicates”"
+    assert page.locator("#search-results h2").all_inner_texts() == ["Servers (1)", "Tools (1)"]
     # A server with eight matching tools shows five and lists the other three, collapsed.
     page.goto(small + "search/?q=syncs")
     status, hrefs = _results(page)
-    assert len(hrefs) == 8 and status == "8 results for “syncs”"
+    assert len(hrefs) == 9 and status == "9 results for “syncs”"
     summary = page.locator("#search-results details summary")
     assert summary.inner_text() == "3 more matching tools of syncer"
     assert page.locator("#search-results details a").count() == 3
@@ -342,7 +345,8 @@ def test_not_scored_servers_and_tools_are_pages(small, browser) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     response = page.goto(small + "servers/fresh/")
     assert response is not None and response.status == 200
-    assert page.locator("h1").inner_text() == "fresh"
+    assert page.locator("h1").inner_text() == "fresh\nfresh"  # its name, and under it whose: no repository, its id
+    assert page.locator("h1 .who").inner_text() == "fresh"
     assert "Not scored yet: only a tools/list has been captured" in page.locator("main p.notice").inner_text()
     assert _overflow(page) <= 2
     page.locator("a", has_text="brand_new").click()

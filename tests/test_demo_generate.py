@@ -115,7 +115,8 @@ def test_files_are_written_exactly_as_tdqs_score_writes_json(corpus: Path) -> No
 def test_server_json_has_the_documented_fields(corpus: Path) -> None:
     for folder in _server_folders(corpus):
         server = json.loads((folder / "server.json").read_text(encoding="utf-8"))
-        assert list(server) == ["id", "displayName", "description", "repositoryUrl", "homepageUrl"]
+        fields = ["id", "displayName", "description", "repositoryUrl", "homepageUrl"]
+        assert list(server) in (fields, [*fields, "categories"])
         assert server["id"] == folder.name
         assert server["displayName"] and server["description"]
         for key in ("repositoryUrl", "homepageUrl"):
@@ -216,3 +217,44 @@ def test_regenerating_replaces_only_its_own_servers_and_writes_nothing_outside(t
     tree = _tree(out)
     del tree["grading-data/entry.json"]
     assert tree == _tree(fresh)
+
+
+def _domain_labels() -> list[str]:
+    """The kinds of server, read from the generator's data file as any reader would."""
+    import tomllib
+
+    data = Path(__file__).resolve().parents[1] / "scorecards_demo" / "data" / "domains.toml"
+    return [domain["label"] for domain in tomllib.loads(data.read_text(encoding="utf-8"))["domain"]]
+
+
+def test_most_servers_name_their_kind_as_their_category(corpus: Path) -> None:
+    labels = _domain_labels()
+    named = 0
+    for folder in _server_folders(corpus):
+        server = json.loads((folder / "server.json").read_text(encoding="utf-8"))
+        if "categories" not in server:
+            continue
+        named += 1
+        [category] = server["categories"]
+        # The description names the server's kind ("…, an issue tracker: …"); so does its category.
+        assert category.lower() in [label.lower() for label in labels]
+        assert f" {category.lower()}" in server["description"].lower(), (category, server["description"])
+    assert SERVERS * 3 // 4 <= named <= SERVERS
+
+
+def test_forks_share_a_name_under_other_ids_and_change_nothing_else(tmp_path: Path) -> None:
+    from scorecards_demo.plan import plan_corpus
+
+    plain = plan_corpus(servers=40, tools=200, seed=3, history_share=0.3, fork_share=0.0)
+    forked = plan_corpus(servers=40, tools=200, seed=3, history_share=0.3, fork_share=0.5)
+    names = [plan.display_name for plan in forked]
+    repeated = {name for name in names if names.count(name) > 1}
+    assert repeated and len({plan.server_id for plan in forked}) == 40
+    for before, after in zip(plain, forked, strict=True):
+        assert (before.server_id, before.tool_count, before.captures, before.domain, before.repository_url) == (
+            after.server_id, after.tool_count, after.captures, after.domain, after.repository_url)
+    for name in repeated:
+        same = [plan for plan in forked if plan.display_name == name]
+        assert len({plan.domain for plan in same}) == 1  # a fork is of its own kind
+        assert len({plan.repository_url for plan in same if plan.repository_url}) == len(
+            [plan for plan in same if plan.repository_url])

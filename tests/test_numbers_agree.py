@@ -153,7 +153,7 @@ def test_home_page_figures_round_half_up(tmp_path: Path) -> None:
     mean = (3 * tdqs_by_hand(three_five) + tdqs_by_hand(three_six)) / 4
     assert mean == Fraction(3525, 1000)
     text = Page(writer.text("index.html")).text
-    assert f"Mean TDQS is {text_of(half_up(mean, 2), 2)}" in text and "3.53" in text
+    assert f"The average tool scores {text_of(half_up(mean, 2), 2)}" in text and "3.53" in text
 
 
 def test_a_share_of_one_in_sixteen_reads_6_3_percent(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_a_share_of_one_in_sixteen_reads_6_3_percent(tmp_path: Path) -> None:
     assert f"{text_of(share, 1)}% of tools carry at least one smell" in Page(writer.text("index.html")).text
 
 
-def test_scored_definitions_are_distinct_and_percentiles_are_named(tmp_path: Path) -> None:
+def test_scored_definitions_are_distinct_and_the_percentile_method_is_on_the_rubric_page(tmp_path: Path) -> None:
     same, changed = definition("same", "Stays the same."), definition("moves", "First wording.")
     newer = definition("moves", "Second wording.")
     for stamp, moving in (("2026-05-01T00:00:00.000Z", changed), ("2026-06-01T00:00:00.000Z", newer)):
@@ -177,7 +177,10 @@ def test_scored_definitions_are_distinct_and_percentiles_are_named(tmp_path: Pat
     assert (stats["toolCount"], stats["scoredDefinitions"]) == (2, 3)  # 4 rows, 3 distinct definitions
     text = Page(writer.text("index.html")).text
     assert "3 distinct definitions have been scored" in text
-    assert "percentiles by linear interpolation between the two nearest ranks (DuckDB quantile_cont" in text
+    # The method is said on the rubric page, in plain words first; the home page links there.
+    assert "Hyndman" not in text and "quartiles" not in text
+    rubric = Page(writer.text("rubric/index.html")).text
+    assert "linear interpolation between the two nearest ranks: DuckDB's quantile_cont" in rubric
 
 
 # ---- CLEO -------------------------------------------------------------------------------------

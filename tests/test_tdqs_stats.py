@@ -123,8 +123,9 @@ def test_stats_equal_an_independent_computation(tmp_path: Path) -> None:
     # Issue 22: every figure is rounded half up on its exact value, as tdqs's round1 does.
     text = Page(writer.text("index.html")).text
     assert f"{want['scoredDefinitions']} distinct definitions have been scored" in text
-    assert f"Mean TDQS is {shown(want['mean'], 2)}" in text
-    assert f"median {shown(want['median'], 2)}, p25 {shown(want['p25'], 2)}, p75 {shown(want['p75'], 2)}" in text
+    assert f"The average tool scores {shown(want['mean'], 2)}" in text
+    assert (f"half of all tools score {shown(want['median'], 2)} or more, and the middle half between "
+            f"{shown(want['p25'], 2)} and {shown(want['p75'], 2)}") in text
     for tier, count in want["tiers"].items():
         assert f"{count} {shown(Fraction(count * 100, want['toolCount']), 1)}%" in text, tier
     assert f"{shown(want['smellShare'] * 100, 1)}% of tools carry at least one smell" in text

@@ -37,6 +37,9 @@ class Filing:
     """For an append: rows of the source that are new."""
     duplicates: int = 0
     """For an append: rows of the source already present (or repeated in it), skipped."""
+    update: bool = False
+    """The file may already be there and is rewritten with `content`: a server.json that `add
+    --category` adds categories to (keeping everything else it holds)."""
 
 
 def safe_segment(value: object) -> str | None:

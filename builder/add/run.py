@@ -22,11 +22,12 @@ from builder.tdqs.registry_index import write_index
 
 def add_files(
     data: Path, files: Sequence[Path], *, tools: Path | None = None, server: str | None = None,
-    schema: str | None = None, shown: str | None = None,
+    schema: str | None = None, shown: str | None = None, categories: Sequence[str] = (),
 ) -> list[str]:
     """Files `files` into `data`; returns one line per item saying what went where. `shown` is
-    how the data folder is named in those lines (as the operator typed it)."""
-    filings = plan(data, files, tools=tools, server=server, schema=schema)
+    how the data folder is named in those lines (as the operator typed it). `categories` go into
+    the server.json of the one tdqs ScoreReport among `files`."""
+    filings = plan(data, files, tools=tools, server=server, schema=schema, categories=list(categories))
     there = conflicts(data, filings)
     apply(data, filings, there)
     prefix = (shown or str(data)).rstrip("/") + "/"
@@ -40,12 +41,16 @@ def add_files(
 
 
 def plan(
-    data: Path, files: Sequence[Path], *, tools: Path | None, server: str | None, schema: str | None
+    data: Path, files: Sequence[Path], *, tools: Path | None, server: str | None, schema: str | None,
+    categories: list[str] | None = None,
 ) -> list[Filing]:
     detected = [(path, detect(path)) for path in files]
     reports_found = [path for path, found in detected if found.kind == "tdqs"]
     if tools is not None and len(reports_found) != 1:
         raise AddError(tools, "--tools", f"goes beside one tdqs ScoreReport, and {len(reports_found)} were given")
+    if categories and len(reports_found) != 1:
+        raise AddError(categories[0], "--category", f"goes into the server.json of one tdqs ScoreReport's server, "
+                       f"and {len(reports_found)} were given")
     filings: list[Filing] = []
     rows: set[Any] = set()
     for path, found in detected:
@@ -57,11 +62,16 @@ def plan(
             filings += reports.plan_report(path, found, data)
         else:
             filings += cleo.plan_rows(path, found, data, rows)
+    if categories:
+        report = next(filing for filing in filings if filing.system == TDQS and filing.target.endswith(".score.json"))
+        filings.append(tdqs.plan_categories(data, report, categories))
     return filings
 
 
 def _line(filing: Filing, done: bool, prefix: str) -> str:
     where = prefix + filing.target
+    if filing.update:
+        return f"already in {where}: {filing.kind}" if done else f"added {filing.kind} to {where}"
     if filing.append:
         if not filing.rows:
             return f"already there: {filing.source} ({filing.kind}): all {filing.duplicates} rows are in {prefix}sessions/"

@@ -5,14 +5,20 @@ else the operator names it with `--server`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from builder.add.detect import Detected
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
 from builder.add.tools_match import refuse_foreign_tools
+from builder.engine.problems import describe_validation_error
 from builder.tdqs import layout
+from builder.tdqs.categories import category_key
+from builder.tdqs.models import ServerMeta
 from builder.tdqs.reader import SYSTEM, TdqsCorpus
 
 PLACEHOLDER = "staged"
@@ -57,3 +63,40 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as error:
         raise AddError(path, "$", f"cannot read the file: {error.strerror or error}") from error
+
+
+def plan_categories(data: Path, report: Filing, categories: list[str]) -> Filing:
+    """The server.json of the report's server with `categories` added to those it names (a name
+    it has already, whatever its case or punctuation, is not added twice); a new server.json when
+    there is none. Checked with the model the build reads it with."""
+    folder = report.target.rsplit("/", 1)[0]
+    target = f"{folder}/{layout.SERVER_META}"
+    path = data / target
+    document: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise AddError(target, "$", f"cannot read it to add categories ({error}); fix it first") from error
+        if not isinstance(loaded, dict):
+            raise AddError(target, "$", "is not a JSON object; fix it first")
+        document = loaded
+    named = document.get("categories") or []
+    if not isinstance(named, list):
+        raise AddError(target, "$.categories", "is not a list; fix it first")
+    keys = {category_key(name) for name in named if isinstance(name, str)}
+    added = []
+    for name in categories:
+        if category_key(name) not in keys:
+            keys.add(category_key(name))
+            added.append(name)
+    document = {**document, "categories": [*named, *added]}
+    try:
+        ServerMeta.model_validate(document)
+    except ValidationError as error:
+        where, reason = describe_validation_error(error)[0]
+        raise AddError(target, where, f"{reason}; with --category {', '.join(categories)}") from error
+    content = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    if not added and path.is_file():
+        content = path.read_bytes()  # nothing new: "already there", the file untouched
+    return Filing(Path("--category"), target, content, "categories " + ", ".join(categories), SYSTEM, update=True)

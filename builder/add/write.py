@@ -3,11 +3,13 @@
 A target that exists is compared byte for byte: the same bytes are "already there" and nothing is
 written; different bytes stop the whole command before any write, since `add` never replaces a
 file. New files are created exclusively (`x` mode), so a file that appears meanwhile is never
-written over either.
+written over either. The one exception is a server.json that `add --category` adds categories to:
+it is planned from the file as it is, keeps everything in it, and is replaced whole.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,6 +27,9 @@ def conflicts(data: Path, filings: Sequence[Filing]) -> list[bool]:
             raise AddError(filing.source, "$", f"{filing.target} is in the way and is not a file")
         if filing.append:
             there.append(not filing.content)
+            continue
+        if filing.update:  # planned from the file as it is: the same bytes mean nothing to add
+            there.append(path.exists() and path.read_bytes() == filing.content)
             continue
         earlier = planned.get(filing.target)
         if earlier is not None and earlier != filing.content:
@@ -46,6 +51,8 @@ def apply(data: Path, filings: Sequence[Filing], there: Sequence[bool]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if filing.append:
             _append(path, filing.content)
+        elif filing.update:
+            _replace(path, filing.content)
         else:
             with open(path, "xb") as handle:
                 handle.write(filing.content)
@@ -60,3 +67,11 @@ def _append(path: Path, rows: bytes) -> None:
             if handle.read(1) != b"\n":
                 handle.write(b"\n")
         handle.write(rows)
+
+
+def _replace(path: Path, content: bytes) -> None:
+    """Writes beside the file, then renames over it: a reader sees the old file or the new one."""
+    staged = path.with_name(path.name + ".add-tmp")
+    with open(staged, "xb") as handle:
+        handle.write(content)
+    os.replace(staged, path)

@@ -5,11 +5,19 @@ Captures themselves are tdqs's `ScoreReport`, validated with tdqs's model, never
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 from tdqs import Tier
+
+from builder.tdqs.categories import category_key
+
+MAX_CATEGORIES = 8
+Category = Annotated[str, StringConstraints(min_length=1, max_length=60)]
+"""A category's name as written (`Issue tracking`): 1-60 characters, no control character, no
+space at either end (checked by `ServerMeta`, which names the category at fault). Names that
+differ only by case or punctuation are one category (builder.tdqs.categories.category_key)."""
 
 
 class Camel(BaseModel):
@@ -26,6 +34,24 @@ class ServerMeta(Camel):
     homepage_url: str | None = Field(default=None, max_length=2_000)
     scoring_system: str | None = Field(default=None, pattern=r"^scoringSystem/\d+\.\d+\.\d+$")
     grading_system: str | None = Field(default=None, pattern=r"^gradingSystem/\d+\.\d+\.\d+$")
+    categories: list[Category] | None = Field(default=None, max_length=MAX_CATEGORIES)
+    """What the server is for, in a few words each (`Issue tracking`, `Code hosting`): each category
+    gets a page ranking its servers."""
+
+    @field_validator("categories")
+    @classmethod
+    def _check_categories(cls, value: list[str] | None) -> list[str] | None:
+        seen: dict[str, str] = {}
+        for name in value or []:
+            if name != name.strip():
+                raise ValueError(f"{name!r} has a space at its start or end")
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+                raise ValueError(f"{name!r} contains a control character")
+            key = category_key(name)
+            if key in seen:
+                raise ValueError(f"{name!r} is the same category as {seen[key]!r}")
+            seen[key] = name
+        return value
 
 
 class Versions(Camel):

@@ -20,6 +20,7 @@ DIMENSION_KEYS = [dimension.key for dimension in TOOL_DIMENSIONS]
 SERVER_COLUMNS = {
     "server_id": "VARCHAR", "slug": "VARCHAR", "display_name": "VARCHAR", "description": "VARCHAR",
     "capture_count": "INTEGER", "current_capture": "VARCHAR",
+    "repository_url": "VARCHAR", "categories": "VARCHAR[]",
 }
 CAPTURE_COLUMNS = {
     "server_id": "VARCHAR", "capture_id": "VARCHAR", "seq": "INTEGER", "is_current": "BOOLEAN",
@@ -88,7 +89,7 @@ def server_rows(server: Server) -> ServerRows:
     return (
         encode_rows(SERVER_COLUMNS, [(
             server.server_id, server.slug, server.display_name, server.meta.description, len(server.captures),
-            server.current.capture_id,
+            server.current.capture_id, server.meta.repository_url, list(server.meta.categories or ()),
         )]),
         encode_rows(CAPTURE_COLUMNS, (_capture_row(server, capture, seq) for seq, capture in enumerate(server.captures))),
         encode_rows(TOOL_COLUMNS, _tool_rows(server)),

@@ -1,5 +1,10 @@
 // Search through Pagefind's own JavaScript API. Results are built with textContent only:
 // titles and excerpts come from third-party text and are never inserted as HTML.
+//
+// Server hits come first, then tool hits, then other pages (a group holding a hit named exactly
+// by the query first), each with its grade and whose server it is (the metadata of
+// templates/search/tdqs_server.html). "Best grade first" asks Pagefind to sort graded servers by
+// their overall score.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -15,6 +20,7 @@
   var loading = null;
   var latest = 0;
   var RESULTS = 30;
+  var SHOWN_TOOLS = 5;
 
   function plain(html) {
     return new DOMParser().parseFromString(html || "", "text/html").body.textContent || "";
@@ -22,23 +28,9 @@
 
   // A server's search document has one sub-section per tool, anchored `#t-<tool slug>`:
   // such a hit links to the tool's own page, `<server page>tools/<tool slug>/`.
-  function toolUrl(url) {
+  function toolSlug(url) {
     var match = /^(.*)#t-([a-z0-9_-]+)$/.exec(url);
-    return match ? match[1] + "tools/" + match[2] + "/" : null;
-  }
-
-  function entry(url, title, excerpt) {
-    var item = document.createElement("li");
-    var link = document.createElement("a");
-    link.href = url;
-    link.textContent = title || url;
-    item.appendChild(link);
-    if (excerpt) {
-      var text = document.createElement("p");
-      text.textContent = plain(excerpt);
-      item.appendChild(text);
-    }
-    return item;
+    return match ? { page: match[1] + "tools/" + match[2] + "/", slug: match[2] } : null;
   }
 
   // Names compare without case and with `-`, `_`, `.`, `/` and spaces alike: `get_playlist`
@@ -46,67 +38,158 @@
   function normal(text) {
     return (text || "").toLowerCase().replace(/[\s\-_./]+/g, " ").trim();
   }
+  // As builder/engine/search.py compact_name: `get_playlist` → `getplaylist`.
+  function compact(text) { return normal(text).replace(/ /g, ""); }
   // 0: the name is the query; 1: it starts with it; 2: it contains it; 3: Pagefind's match alone.
+  // Compared as words and compact (`getPlaylist` is `get-playlist`).
   function nameRank(name, query) {
-    var a = normal(name), q = normal(query);
+    var a = normal(name), q = normal(query), ca = compact(name), cq = compact(query);
     if (!q) { return 3; }
-    return a === q ? 0 : a.indexOf(q) === 0 ? 1 : a.indexOf(q) !== -1 ? 2 : 3;
+    return a === q || ca === cq ? 0 : a.indexOf(q) === 0 || ca.indexOf(cq) === 0 ? 1
+      : a.indexOf(q) !== -1 || ca.indexOf(cq) !== -1 ? 2 : 3;
   }
 
-  var SHOWN_TOOLS = 5;
+  // The compact forms indexed beside names (`getplaylist` for `get_playlist`, `listtables` for
+  // `listTables`) are for finding, not reading: an excerpt leaves out each word that is exactly one
+  // of them and not a name as written.
+  function cleaned(excerpt, names) {
+    var junk = {}, written = {};
+    names.forEach(function (name) {
+      (name || "").split(" ").concat([name || ""]).forEach(function (part) {
+        var c = compact(part);
+        written[part] = true;
+        if (c && c !== part) { junk[c] = true; }
+      });
+    });
+    return plain(excerpt).split(/\s+/).filter(function (word) {
+      var bare = word.replace(/^[^\w]+|[^\w]+$/g, "");
+      return !(junk[bare] && !written[bare]);
+    }).join(" ").trim();
+  }
+
+  // `A 4.9` → a tier pill as the site draws it; `not scored yet` → muted words.
+  function gradeNode(grade) {
+    var span = document.createElement("span");
+    var match = /^([A-F]) (\d+(?:\.\d+)?)$/.exec(grade || "");
+    span.className = match ? "tier tier-" + match[1].toLowerCase() : "state";
+    span.textContent = grade;
+    return span;
+  }
+  function gradeValue(grade) {
+    var match = /^[A-F] (\d+(?:\.\d+)?)$/.exec(grade || "");
+    return match ? parseFloat(match[1]) : -1;
+  }
+
+  function entry(hit) {
+    var item = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = hit.url;
+    link.textContent = hit.name || hit.url;
+    item.appendChild(link);
+    if (hit.grade) { item.appendChild(document.createTextNode(" ")); item.appendChild(gradeNode(hit.grade)); }
+    if (hit.who) {
+      var who = document.createElement("small");
+      who.className = "who";
+      who.textContent = hit.who;
+      item.appendChild(who);
+    }
+    if (hit.excerpt) {
+      var text = document.createElement("p");
+      text.textContent = hit.excerpt;
+      item.appendChild(text);
+    }
+    return item;
+  }
+
+  function section(list, title, count) {
+    var heading = document.createElement("h2");
+    heading.textContent = title + " (" + count + ")";
+    var items = document.createElement("ol");
+    items.className = "search-results";
+    list.appendChild(heading);
+    list.appendChild(items);
+    return items;
+  }
+
+  function toolGrades(meta) {
+    var grades = {};
+    (meta.tools || "").split("|").forEach(function (pair) {
+      var at = pair.indexOf("=");
+      if (at > 0) { grades[pair.slice(0, at)] = pair.slice(at + 1); }
+    });
+    return grades;
+  }
 
   // Pagefind ranks documents (a server with its tools); a person searching a name wants that
-  // tool or server first. Hits are re-ranked by how their name matches the query, Pagefind's order
-  // kept within a rank. A server with more matching tools than shown lists the rest, collapsed.
-  function show(results, query, status, list) {
+  // tool or server first. Hits are re-ranked by how their name matches the query (or, ordered by
+  // grade, by their grade), Pagefind's order kept within a rank. A server with more matching tools
+  // than shown lists the rest, collapsed.
+  function show(results, query, byGrade, status, list) {
     list.textContent = "";
-    var hits = [];
+    var servers = [], tools = [], others = [];
     results.forEach(function (data, order) {
-      var server = (data.meta && data.meta.title) || "";
-      var tools = (data.sub_results || []).filter(function (sub) { return toolUrl(sub.url); });
-      tools.forEach(function (sub, index) {
-        hits.push({ url: toolUrl(sub.url), name: sub.title, title: sub.title + " · " + server, excerpt: sub.excerpt,
-                    rank: nameRank(sub.title, query), order: order, index: index, server: data.url, serverName: server });
+      var meta = data.meta || {};
+      var name = meta.title || "";
+      var isServer = meta.kind === "server";
+      var subs = (data.sub_results || []).filter(function (sub) { return toolSlug(sub.url); });
+      var grades = toolGrades(meta);
+      var names = [name, meta.id, meta.identity, meta.terms].concat(Object.keys(grades), subs.map(function (sub) { return sub.title; }));
+      subs.forEach(function (sub, index) {
+        var tool = toolSlug(sub.url);
+        tools.push({ url: tool.page, name: sub.title, grade: grades[tool.slug] || "",
+                     who: "of " + name + (meta.identity ? " · " + meta.identity : ""), excerpt: cleaned(sub.excerpt, names),
+                     rank: nameRank(sub.title, query), order: order, index: index, server: data.url, serverName: name });
       });
-      if (!tools.length || nameRank(server, query) < 3) {
-        hits.push({ url: data.url, name: server, title: server || data.url, excerpt: data.excerpt,
-                    rank: nameRank(server, query), order: order, index: -1, server: data.url, serverName: server });
-      }
+      // A page is also named by its address's last part (a session's or namespace's id).
+      var last = decodeURIComponent((data.url || "").replace(/\/$/, "").split("/").pop() || "");
+      var rank = Math.min(nameRank(name, query), nameRank(meta.id, query), nameRank(meta.identity, query),
+                          isServer ? 3 : nameRank(last, query));
+      (isServer ? servers : others).push({ url: data.url, name: name || data.url, grade: meta.grade || "", who: meta.identity || "",
+                                           excerpt: cleaned(data.excerpt, names), rank: rank, order: order });
     });
-    hits.sort(function (p, q) { return p.rank - q.rank || p.order - q.order || p.index - q.index; });
-    var shown = {}, rest = {}, restOrder = [];
-    hits.forEach(function (hit) {
-      var count = shown[hit.server] || 0;
-      if (hit.index >= 0 && hit.rank === 3 && count >= SHOWN_TOOLS) {
-        if (!rest[hit.server]) { rest[hit.server] = []; restOrder.push(hit); }
-        rest[hit.server].push(hit);
-        return;
-      }
-      shown[hit.server] = count + (hit.index >= 0 ? 1 : 0);
-      list.appendChild(entry(hit.url, hit.title, hit.excerpt));
-    });
-    restOrder.forEach(function (first) {
-      var more = rest[first.server];
-      var item = document.createElement("li");
-      var details = document.createElement("details");
-      var summary = document.createElement("summary");
-      summary.textContent = more.length + " more matching " + (more.length === 1 ? "tool" : "tools") + " of " + first.serverName;
-      details.appendChild(summary);
-      var inner = document.createElement("ul");
-      more.forEach(function (hit) {
-        var li = document.createElement("li");
-        var link = document.createElement("a");
-        link.href = hit.url;
-        link.textContent = hit.name;
-        li.appendChild(link);
-        inner.appendChild(li);
+    var relevance = function (p, q) { return p.rank - q.rank || p.order - q.order || (p.index || 0) - (q.index || 0); };
+    var grade = function (p, q) { return gradeValue(q.grade) - gradeValue(p.grade) || relevance(p, q); };
+    servers.sort(byGrade ? grade : relevance);
+    tools.sort(byGrade ? grade : relevance);
+    others.sort(relevance);
+    // Servers, then tools, then other pages; a group whose best hit is named exactly by the query
+    // (`get_playlist`, a session's id) comes first.
+    var groups = [["Servers", servers, showServers], ["Tools", tools, showTools], ["Other pages", others, showOthers]];
+    var exact = function (group) { return group[1].some(function (hit) { return hit.rank === 0; }) ? 0 : 1; };
+    groups.map(function (group, position) { return [exact(group), position, group]; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+      .forEach(function (entry) { if (entry[2][1].length) { entry[2][2](section(list, entry[2][0], entry[2][1].length)); } });
+    function showServers(items) { servers.forEach(function (hit) { items.appendChild(entry(hit)); }); }
+    function showOthers(items) { others.forEach(function (hit) { items.appendChild(entry(hit)); }); }
+    function showTools(toolList) {
+      var shown = {}, rest = {}, restOrder = [];
+      tools.forEach(function (hit) {
+        var count = shown[hit.server] || 0;
+        if (!byGrade && hit.rank === 3 && count >= SHOWN_TOOLS) {
+          if (!rest[hit.server]) { rest[hit.server] = []; restOrder.push(hit); }
+          rest[hit.server].push(hit);
+          return;
+        }
+        shown[hit.server] = count + 1;
+        toolList.appendChild(entry(hit));
       });
-      details.appendChild(inner);
-      item.appendChild(details);
-      list.appendChild(item);
-    });
-    var count = hits.length;
-    status.textContent = count ? count + (count === 1 ? " result" : " results") + " for “" + query + "”" : "No results for “" + query + "”";
+      restOrder.forEach(function (first) {
+        var more = rest[first.server];
+        var item = document.createElement("li");
+        var details = document.createElement("details");
+        var summary = document.createElement("summary");
+        summary.textContent = more.length + " more matching " + (more.length === 1 ? "tool" : "tools") + " of " + first.serverName;
+        details.appendChild(summary);
+        var inner = document.createElement("ul");
+        more.forEach(function (hit) { inner.appendChild(entry({ url: hit.url, name: hit.name, grade: hit.grade })); });
+        details.appendChild(inner);
+        item.appendChild(details);
+        toolList.appendChild(item);
+      });
+    }
+    var count = servers.length + tools.length + others.length;
+    status.textContent = count ? count + (count === 1 ? " result" : " results") + " for “" + query + "”" +
+      (byGrade ? ", best grade first" : "") : "No results for “" + query + "”";
   }
 
   // Loaded once, however many searches start meanwhile: a shard merged twice would give every hit twice.
@@ -117,16 +200,21 @@
     return module;
   }
 
-  async function run(query, status, list) {
+  async function run(form, status, list) {
     var ticket = ++latest;
+    var query = form.q.value;
     if (!query.trim()) { list.textContent = ""; status.textContent = ""; return; }
     if (!pagefind) { loading = loading || load(); pagefind = await loading; }
-    var search = await pagefind.debouncedSearch(query, {}, 150);
+    var byGrade = form.order && form.order.value === "grade";
+    var options = {};
+    if (byGrade) { options.sort = { grade: "desc" }; }
+    var search = await pagefind.debouncedSearch(query, options, 150);
     if (search === null || ticket !== latest) { return; }
-    // Documents naming a tool or server exactly carry its compact form (builder/search.py
-    // compact_name): searched too, and put first, they cannot drown among common words.
-    var compact = normal(query).replace(/ /g, "");
-    var named = compact && compact !== query.trim().toLowerCase() ? (await pagefind.search(compact)).results : [];
+    // Documents naming a tool or server (or a server's id, repository or owner) exactly carry its
+    // compact form (builder/search.py compact_name): searched too, and put first, they cannot
+    // drown among common words.
+    var compactQuery = compact(query);
+    var named = compactQuery && compactQuery !== query.trim().toLowerCase() ? (await pagefind.search(compactQuery, options)).results : [];
     if (ticket !== latest) { return; }
     var seen = {};
     var results = named.slice(0, 10).concat(search.results).filter(function (r) {
@@ -135,18 +223,22 @@
       return true;
     });
     var data = await Promise.all(results.slice(0, RESULTS).map(function (r) { return r.data(); }));
-    if (ticket === latest) { show(data, query, status, list); }
+    if (ticket === latest) { show(data, query, byGrade, status, list); }
   }
 
   function setup() {
-    var input = document.getElementById("q");
+    var form = document.querySelector("form.search-box");
     var status = document.getElementById("search-status");
     var list = document.getElementById("search-results");
-    if (!input) { return; }
-    input.form.addEventListener("submit", function (event) { event.preventDefault(); run(input.value, status, list); });
-    input.addEventListener("input", function () { run(input.value, status, list); });
-    var initial = new URLSearchParams(window.location.search).get("q");
-    if (initial) { input.value = initial; run(initial, status, list); }
+    if (!form || !form.q) { return; }
+    var go = function () { run(form, status, list); };
+    form.addEventListener("submit", function (event) { event.preventDefault(); go(); });
+    form.q.addEventListener("input", go);
+    if (form.order) { form.order.addEventListener("change", go); }
+    var params = new URLSearchParams(window.location.search);
+    if (form.order && params.get("order") === "grade") { form.order.value = "grade"; }
+    var initial = params.get("q");
+    if (initial) { form.q.value = initial; go(); }
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
 })();

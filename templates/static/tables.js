@@ -86,7 +86,10 @@
       var tier = select ? select.value : "";
       var shown = 0;
       rows.forEach(function (row) {
-        var keep = (needle === "" || row.textContent.toLowerCase().indexOf(needle) !== -1) &&
+        // A server's row also carries what else it is found by (its id, repository and owner: data-find).
+        var find = row.querySelector("[data-find]");
+        var text = row.textContent + " " + (find ? find.getAttribute("data-find") : "");
+        var keep = (needle === "" || text.toLowerCase().indexOf(needle) !== -1) &&
           (tier === "" || row.getAttribute("data-tier") === tier);
         row.hidden = !keep;
         if (keep) { shown += 1; }
@@ -174,10 +177,18 @@
       var tr = document.createElement("tr");
       tr.setAttribute("data-tier", row[2]);
       var first = document.createElement("td");
+      if (row[6]) { first.setAttribute("data-find", row[6]); }
       var link = document.createElement("a");
       link.href = root + row[0].replace(/index\.html$/, "");
       link.textContent = row[1];
       first.appendChild(link);
+      if (row[5]) {  // whose server: as the macro server_name draws it (templates/_partials/macros.html)
+        first.appendChild(document.createTextNode(" "));
+        var who = document.createElement("small");
+        who.className = "who";
+        who.textContent = row[5];
+        first.appendChild(who);
+      }
       if (row[3]) {
         first.appendChild(document.createElement("br"));
         var small = document.createElement("small");
@@ -209,7 +220,8 @@
       }
       load().then(function (rows) {
         matches = rows.filter(function (row) {
-          return (!onlyTier || row[2] === onlyTier) && (needle === "" || row[1].toLowerCase().indexOf(needle) !== -1);
+          var text = row[1] + " " + (row[5] || "") + " " + (row[6] || "");  // name, identity, id, repository
+          return (!onlyTier || row[2] === onlyTier) && (needle === "" || text.toLowerCase().indexOf(needle) !== -1);
         });
         if (sortIndex >= 0) {
           matches = matches.map(function (row, position) { return [row, position]; });

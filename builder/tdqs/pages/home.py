@@ -1,5 +1,9 @@
-"""The TDQS home page (`index.html`): the registry's statistics, computed in DuckDB, as tables and
-charts, and the same figures as `api/stats.json`.
+"""The TDQS home page (`index.html`), for a visitor first: a search box, the best servers of each
+category (and of the whole registry), the newest changes; then the registry's statistics, computed
+in DuckDB, as tables and charts, and the same figures as `api/stats.json`.
+
+Written in plain words: how the figures are computed (the percentile method, the tier no score
+reaches) is said on the rubric page, and dates are written as days (`12 Nov 2026`).
 """
 
 from __future__ import annotations
@@ -10,9 +14,13 @@ import duckdb
 from tdqs import COHERENCE_DIMENSIONS, TIERS, TOOL_DIMENSIONS
 
 from builder import charts, numbers, urls
+from builder.dates import day_words
 from builder.pages.page import Page, PageContext
 from builder.tdqs import queries
+from builder.tdqs.pages.categories import Category, CategorySummary, rank_key, summaries
 from builder.tdqs.pages.corpus import TdqsSection
+from builder.tdqs.pages.server_list import TIERS as GRADED
+from builder.tdqs.pages.server_list import ListEntry, ServerListRow
 from builder.tdqs.pages.views import View
 from builder.tdqs.stats import RegistryStats, registry_stats
 
@@ -25,6 +33,26 @@ class TierRow(View):
     share: numbers.Exact
 
 
+PLAIN_MEANINGS = {"F": "below D: no score reaches it (every score is at least 1.0)"}
+"""Tier meanings said plainly where tdqs's own words are jargon (F is "reserved guard tier"); the
+rubric page explains the F tier in full."""
+CATEGORIES_SHOWN = 8
+"""Categories on the home page (those with the most servers); the categories page lists all."""
+BEST_SHOWN = 5
+CHANGES_SHOWN = 5
+
+
+class RecentChange(View):
+    name: str
+    identity: str
+    page: str
+    when: str
+    """The day it was scored, in words."""
+    scored_at: str
+    summary: str
+    """What moved, in a few words: `overall 3.1 → 3.6`, `2 tools changed`."""
+
+
 class StatRow(View):
     key: str
     name: str
@@ -34,6 +62,15 @@ class StatRow(View):
 
 
 class HomeContext(PageContext):
+    search_path: str
+    best: list[ServerListRow]
+    """The best graded servers of the registry (BEST_SHOWN), ranked as a category's are."""
+    categories: list[CategorySummary]
+    """The categories with the most servers, each with its best servers."""
+    category_count: int
+    recent: list[RecentChange]
+    data_as_of: str | None
+    """The newest capture's day, in words."""
     stats: RegistryStats
     tiers: list[TierRow]
     dimensions: list[StatRow]
@@ -42,15 +79,36 @@ class HomeContext(PageContext):
     models: list[str]
     spec_versions: list[str]
     tier_chart: dict[str, Any]
-    dimension_chart: dict[str, Any]
     histogram_chart: dict[str, Any]
 
 
-def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page, dict[str, Any]]:
+def recent_changes(corpus: TdqsSection, entries: list[ListEntry]) -> list[RecentChange]:
+    """The newest few changes of the changes page, each in a line, with whose server it is."""
+    who = {entry.slug: entry for entry in entries}
+    found = []
+    for change in corpus.changes.items[:CHANGES_SHOWN]:
+        entry = who.get(change.server_slug)
+        moved = len(change.tools)
+        if change.overall_delta:  # the overall score moved (and is published before and after)
+            parts = [f"overall {numbers.fixed(change.overall_before)} → {numbers.fixed(change.overall_after)}"]
+        else:
+            parts = list(change.changes)  # the overall tier's line, if it moved
+        if moved:
+            parts.append(f"{moved} tool{'s' if moved != 1 else ''} changed")
+        found.append(RecentChange(
+            name=change.server_name, identity=entry.row().identity if entry else change.server_slug,
+            page=change.server_page, when=day_words(change.scored_at), scored_at=change.scored_at,
+            summary=", ".join(parts) or "rescored",
+        ))
+    return found
+
+
+def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list[ListEntry],
+              categories: list[Category]) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
-    meanings = {t.tier: t for t in TIERS}
+    meanings: dict[str, Any] = {t.tier: t for t in TIERS}
     tiers = [
-        TierRow(tier=key, meaning=meanings[key].meaning, minimum=meanings[key].minimum,
+        TierRow(tier=key, meaning=PLAIN_MEANINGS.get(key, meanings[key].meaning), minimum=meanings[key].minimum,
                 count=value.count, share=value.share)
         for key, value in stats.tiers.items()
     ]
@@ -66,6 +124,12 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
             f"TDQS scorecards for {stats.server_count} MCP servers and {stats.tool_count} tools, "
             "with the statistics of the whole corpus."
         ),
+        search_path=urls.SEARCH,
+        best=[entry.row() for entry in sorted((e for e in entries if e.tier in GRADED), key=rank_key)[:BEST_SHOWN]],
+        categories=summaries(categories[:CATEGORIES_SHOWN]),
+        category_count=len(categories),
+        recent=recent_changes(corpus, entries),
+        data_as_of=day_words(corpus.data_as_of) if corpus.data_as_of else None,
         stats=stats,
         tiers=tiers,
         dimensions=dimensions,
@@ -78,10 +142,6 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> tuple[Page
             "Tools by tier", [t.tier for t in tiers], [t.count for t in tiers], y_title="tools",
             colours=[charts.TIER_COLOURS[t.tier] for t in tiers],
             text=[numbers.percent(t.share) for t in tiers],
-        ),
-        dimension_chart=charts.bar(
-            "Dimension means", [d.name for d in dimensions], [d.mean or 0 for d in dimensions],
-            x_title="mean score (1–5)", horizontal=True, range_=(0, 5),
         ),
         histogram_chart=charts.histogram(
             "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],

@@ -21,11 +21,12 @@ from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.publish.badges import BadgeSet
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
+from builder.tdqs.pages.categories import categories_of, category_outputs
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.home import home_page
 from builder.tdqs.pages.rubric import rubric_page
 from builder.tdqs.pages.server import ServerContext, server_api, server_context, tools_chart
-from builder.tdqs.pages.server_list import server_list_outputs
+from builder.tdqs.pages.server_list import list_entries, server_list_outputs
 from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.tool import tool_page_context
 from builder.tdqs.pages.unscored import unscored_tool_pages
@@ -43,6 +44,7 @@ def api_json(document: Any, *, compact: bool = False) -> str:
 def nav(corpus: TdqsSection) -> list[NavItem]:
     return [
         NavItem("Servers", urls.SERVERS),
+        NavItem("Categories", urls.CATEGORIES),
         NavItem("Changes", publish.CHANGES),
         NavItem("Rubric", urls.RUBRIC),
         NavItem("Data", publish.DOWNLOADS),
@@ -79,10 +81,13 @@ def server_outputs(
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Output]:
     """The section's corpus-wide pages and files, made from the store's tables (the statistics,
     the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
-    home, stats = home_page(con, corpus)
+    entries = list_entries(con, corpus)
+    categories = categories_of(entries)
+    home, stats = home_page(con, corpus, entries, categories)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
-    yield from server_list_outputs(con, corpus)
+    yield from server_list_outputs(con, corpus, entries)
+    yield from category_outputs(categories, corpus.stand_in_models)
     yield rubric_page()
     yield publish.changes_page(corpus.changes, corpus.stand_in_models)
     yield publish.downloads_page()

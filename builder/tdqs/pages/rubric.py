@@ -59,10 +59,31 @@ def rubric_markdown() -> str:
     for coherence in COHERENCE_DIMENSIONS:
         lines += ["", f"#### {coherence.name}", "", f"*{_cell(coherence.question)}* {_cell(coherence.guidance)}", ""]
         lines += [f"- **{score}**: {_cell(text)}" for score, text in sorted(coherence.anchors.items(), reverse=True)]
+    lines += [
+        "", "## How the figures are computed", "",
+        "The home page and `api/stats.json` are computed from the stored scores of every server's current tools.",
+        "",
+        f"- **Tier F.** {_plain_f()}",
+        "- **Median and quartiles.** The median is the score half of the tools reach; the quartiles are the "
+        "scores a quarter and three quarters of them reach. Where one of these falls between two tools' scores, "
+        "it is taken proportionally between them (linear interpolation between the two nearest ranks: DuckDB's "
+        "`quantile_cont`, Hyndman & Fan's type 7, numpy's default), over the scores in exact tenths.",
+        "- **Shares** count current tools, or servers for server figures; a server below 80% coverage counts "
+        "in no description-quality or overall figure.",
+    ]
     lines += ["", "## Deterministic checks", "", "These need no model; every scorecard lists the ones that apply.",
               "", "| Check | Severity | From |", "| --- | --- | --- |"]
     lines += [f"| {_cell(r.summary)} | {r.severity} | {_cell(r.source)} |" for r in LINT_RULES]
     return "\n".join(lines) + "\n"
+
+
+def _plain_f() -> str:
+    """What tier F is, in plain words: tdqs calls it a "reserved guard tier"."""
+    guard = next(t for t in TIERS if t.minimum is None)
+    lowest = min(t.minimum for t in TIERS if t.minimum is not None)
+    return (f"Tier {guard.tier} is below every other: it is kept for scores under {lowest:.1f}, which the rubric's "
+            f"arithmetic never gives (every dimension scores at least 1), so no tool or server is graded {guard.tier} "
+            f"today. The specification calls it a \"{_cell(guard.meaning)}\".")
 
 
 class RubricContext(PageContext):

@@ -20,19 +20,23 @@ from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.tdqs.checklist import dimension_scores
 from builder.tdqs.coherence_advice import CoherenceStep
+from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.views import (
     BadgeView,
+    CategoryLink,
     HistoryPoint,
     Note,
     Provenance,
     UnscoredToolRow,
     View,
+    category_links,
     notes_for,
     provenance,
     server_history,
     server_scores,
     stated_text,
+    titled,
     unscored_rows,
 )
 from builder.tdqs.reader import Capture, Server, ToolRecord, stand_in_models
@@ -201,6 +205,9 @@ class ServerContext(PageContext):
     server_id: str
     slug: str
     display_name: str
+    identity: str
+    """Whose server it is, under its name (builder.tdqs.identity)."""
+    categories: list[CategoryLink]
     about: str | None
     repository_url: str | None
     homepage_url: str | None
@@ -366,13 +373,16 @@ def server_context(
     advice = server_advice(capture)
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    who = identity(server.server_id, server.meta.repository_url).label
     return ServerContext(
         stand_in_models=stand_in_models(c.report.model for c in server.captures),
-        title=server.display_name,
-        description=f"TDQS scorecard of the MCP server {server.display_name}: {len(capture.tools)} tools scored.",
+        title=titled(server.display_name, who),
+        description=f"TDQS scorecard of the MCP server {server.display_name} ({who}): {len(capture.tools)} tools scored.",
         server_id=server.server_id,
         slug=server.slug,
         display_name=server.display_name,
+        identity=who,
+        categories=category_links(server.meta.categories),
         about=server.meta.description,
         repository_url=server.meta.repository_url,
         homepage_url=server.meta.homepage_url,
@@ -429,6 +439,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "description": server.meta.description,
         "repositoryUrl": server.meta.repository_url,
         "homepageUrl": server.meta.homepage_url,
+        "categories": list(server.meta.categories or ()),
         "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
         "coverage": coverage_view(capture).model_dump(mode="json", by_alias=True),

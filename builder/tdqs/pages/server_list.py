@@ -31,6 +31,7 @@ from builder.dates import day_words
 from builder.pages.page import DataFile, Page, PageContext
 from builder.pages.paging import PER_PAGE, Pager, pager, split
 from builder.tdqs import queries
+from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.unscored import UnscoredSummary
@@ -93,6 +94,11 @@ class ServerListRow(BaseModel):
     server_id: str
     slug: str
     display_name: str
+    identity: str
+    """Whose server it is, shown under its name (builder.tdqs.identity)."""
+    find: str
+    """What else "Find a server" finds it by, besides its name and identity (which shows its id,
+    repository and owner, builder.tdqs.identity): its repository's URL, as a maintainer pastes it."""
     page: str
     tier: str
     """Its overall tier, or NOT_PUBLISHED, or NOT_SCORED: what the tier filter goes by."""
@@ -105,6 +111,10 @@ class ServerListRow(BaseModel):
     mean: float | None
     cells: list[Cell]
     """The cells after the server's name, one per column of COLUMNS[1:]."""
+
+    def cell(self, heading: str) -> Cell:
+        """The cell under the column `heading` (`Overall`): for pages that show a few of them."""
+        return self.cells[[column.heading for column in COLUMNS[1:]].index(heading)]
 
 
 def _scored_cells(scores: CurrentScores, when: str, smelly: int, flagged: int) -> list[Cell]:
@@ -152,6 +162,8 @@ class ScoredServer:
     slug: str
     display_name: str
     score_values: tuple[Any, ...]
+    repository_url: str | None = None
+    categories: tuple[str, ...] = ()
 
     @property
     def scores(self) -> CurrentScores:
@@ -194,22 +206,41 @@ class ListEntry:
         return self.server.tool_count
 
     @property
+    def categories(self) -> tuple[str, ...]:
+        return self.server.categories
+
+    @property
+    def overall(self) -> float | None:
+        """The published overall score (None below 80% coverage or not scored)."""
+        server = self.server
+        if isinstance(server, UnscoredSummary) or server.tier == NOT_PUBLISHED:
+            return None
+        value = server.score_values[_AT["overall_score"]]
+        return None if value is None else float(value)
+
+    @property
     def tier(self) -> str:
         server = self.server
         return NOT_SCORED if isinstance(server, UnscoredSummary) else server.tier
+
+    def _who(self) -> dict[str, str]:
+        s = self.server
+        who = identity(s.server_id, s.repository_url)
+        return {"identity": who.label, "find": s.repository_url or ""}
 
     def row(self) -> ServerListRow:
         s = self.server
         if isinstance(s, UnscoredSummary):
             return ServerListRow(
-                server_id=s.slug, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
+                server_id=s.slug, slug=s.slug, display_name=s.display_name, **self._who(),
+                page=urls.server_page(s.slug),
                 tier=NOT_SCORED, reason=s.reason, when=s.captured_at, tool_count=s.tool_count, overall=None,
                 mean=None, cells=_unscored_cells(s.captured_at, s.tool_count),
             )
         scores = s.scores
         return ServerListRow(
-            server_id=s.server_id, slug=s.slug, display_name=s.display_name, page=urls.server_page(s.slug),
-            tier=self.tier, reason=None, when=self.when, tool_count=scores.tool_count,
+            server_id=s.server_id, slug=s.slug, display_name=s.display_name, **self._who(),
+            page=urls.server_page(s.slug), tier=self.tier, reason=None, when=self.when, tool_count=scores.tool_count,
             overall=scores.overall_score, mean=scores.mean_tdqs,
             cells=_scored_cells(scores, self.when, self.smelly, self.flagged),
         )
@@ -222,7 +253,8 @@ def list_entries(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> list[Li
     entries = [
         ListEntry(
             ScoredServer(found["server_id"], found["slug"], found["display_name"],
-                         tuple(found[name] for name in SCORE_FIELDS)),
+                         tuple(found[name] for name in SCORE_FIELDS), found["repository_url"],
+                         tuple(found["categories"] or ())),
             found["generated_at"], found["smelly_tools"], found["flagged_tools"],
         )
         for found in queries.run(con, "server_list")
@@ -282,16 +314,18 @@ class ServersContext(PageContext):
     csv_path: str
 
 
-def _tier_order(tier: str) -> int:
+def tier_order(tier: str) -> int:
+    """A tier's place in a ranking: A … F, then not published, then not scored."""
     return TIERS.index(tier) if tier in TIERS else len(TIERS) + (tier == NOT_SCORED)
 
 
 def _list_json(entries: list[ListEntry]) -> str:
-    """The whole list for the browser, in score order: per row its page, name, tier, reason and cells."""
+    """The whole list for the browser, in score order: per row its page, name, tier, reason, cells,
+    identity and what else "Find a server" finds it by (static/tables.js)."""
     body = {
         "columns": [column.heading for column in COLUMNS],
         "rows": [
-            [r.page, r.display_name, r.tier, r.reason, [c.compact() for c in r.cells]]
+            [r.page, r.display_name, r.tier, r.reason, [c.compact() for c in r.cells], r.identity, r.find]
             for r in (entry.row() for entry in entries)
         ],
     }
@@ -302,10 +336,12 @@ def _page_context(entries: list[ListEntry], **fields: Any) -> ServersContext:
     return ServersContext(rows=[entry.row() for entry in entries], **fields)
 
 
-def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> Iterator[Page | DataFile]:
-    rows = list_entries(con, corpus)
+def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection,
+                        entries: list[ListEntry] | None = None) -> Iterator[Page | DataFile]:
+    """`entries`: `list_entries(con, corpus)`, when the caller has them already."""
+    rows = entries if entries is not None else list_entries(con, corpus)
     counts = Counter(row.tier for row in rows)
-    tiers = sorted(counts, key=_tier_order)
+    tiers = sorted(counts, key=tier_order)
     views: dict[str, tuple[str, list[ListEntry]]] = {
         key: (label, sort(rows)) for key, (label, sort) in ORDERS.items()
     }
@@ -317,23 +353,23 @@ def server_list_outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> 
     yield DataFile(INDEX, partial(_list_json, rows))
     for key, (label, view_rows) in views.items():
         pages = split(view_rows)
-        tier = next((t for t in tiers if tier_view(t) == key), None)
+        shown_tier = next((t for t in tiers if tier_view(t) == key), None)
         for number, page_rows in enumerate(pages, start=1):
             path = urls.server_list_page(key, number)
-            summary = f"{everything}, {label}" if tier is None else f"{len(view_rows):,} of {everything}: {label}"
+            summary = f"{everything}, {label}" if shown_tier is None else f"{len(view_rows):,} of {everything}: {label}"
             yield Page(path, "tdqs/servers.html", partial(
                 _page_context, list(page_rows),
                 title="All servers" if number == 1 and key == "score" else f"Servers, {label}, page {number}",
                 description=f"{len(rows)} MCP servers with their TDQS scores.",
-                columns=list(COLUMNS), order="score" if tier else key, summary=summary,
-                pager=pager(number, len(pages), len(view_rows), lambda n, k=key: urls.server_list_page(k, n)),
+                columns=list(COLUMNS), order="score" if shown_tier else key, summary=summary,
+                pager=pager(number, len(pages), len(view_rows), partial(urls.server_list_page, key)),
                 orders=[ViewLink(label=label_, path=urls.server_list_page(k, 1), current=k == key)
                         for k, (label_, _) in ORDERS.items()],
                 tiers=[ViewLink(label="all", path=urls.server_list_page("score", 1), count=len(rows),
-                                current=tier is None)]
+                                current=shown_tier is None)]
                 + [ViewLink(label=t, path=urls.server_list_page(tier_view(t), 1), count=counts[t],
-                            current=t == tier) for t in tiers],
+                            current=t == shown_tier) for t in tiers],
                 order_paths={k: urls.server_list_page(k, 1) for k in ORDERS},
-                whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=tier,
+                whole_list=len(rows) <= PER_PAGE, index_path=INDEX, tier_filter=shown_tier,
                 csv_path=urls.download_file("servers", "csv.gz"), stand_in_models=corpus.stand_in_models,
             ))

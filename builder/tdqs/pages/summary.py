@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from builder import urls
 from builder.engine.search import SearchDoc, compact_name
+from builder.tdqs.pages.search_fields import server_fields, tool_grades
 from builder.tdqs.pages.views import ServerScores, server_scores
 from builder.tdqs.reader import Server
 from builder.tdqs.registry_index import index_entry_json
@@ -56,6 +57,9 @@ def search_doc(server: Server, scores: ServerScores) -> SearchDoc:
     search page turns into a link to the tool's own page. A tool is found by its name and its
     description, and shown with its grade; the grader's summary stays on the tool's page (indexing
     it too costs Pagefind a third more time at registry scale, for words nobody searches by)."""
+    published = scores.coverage_ok and scores.overall_tier is not None and scores.overall_score is not None
+    grade = f"{scores.overall_tier} {scores.overall_score:.1f}" if published else "below 80% coverage"
+    unscored = [(server.unscored_slugs[name], "not scored yet") for name in server.unscored_tools]
     return SearchDoc(
         path=urls.server_page(server.slug),
         template="search/tdqs_server.html",
@@ -63,7 +67,11 @@ def search_doc(server: Server, scores: ServerScores) -> SearchDoc:
             "display_name": server.display_name,
             "compact": compact_name(server.display_name),
             "about": server.meta.description,
-            "tier_text": f"overall {scores.overall_tier} {scores.overall_score:.1f}" if scores.coverage_ok else "",
+            "tier_text": f"overall {grade}" if published else "",
+            **server_fields(server.server_id, server.meta, grade, f"{scores.overall_score:.1f}" if published else "0"),
+            "tool_grades": tool_grades(
+                [(tool.slug, f"{tool.checked.tier} {tool.checked.tdqs:.1f}") for tool in server.current.tools] + unscored
+            ),
             "tools": [
                 {
                     "slug": tool.slug,

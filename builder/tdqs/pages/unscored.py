@@ -16,12 +16,17 @@ from pydantic import ConfigDict, Field
 from builder import urls
 from builder.engine.search import SearchDoc, compact_name
 from builder.pages.page import Page, PageContext
+from builder.tdqs.identity import identity
+from builder.tdqs.pages.search_fields import server_fields, tool_grades
 from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
+    CategoryLink,
     DefinitionView,
     SiblingTool,
     UnscoredToolRow,
+    category_links,
     describe_definition,
+    titled,
     unscored_rows,
 )
 from builder.tdqs.reader import Definition, Server
@@ -47,6 +52,8 @@ class UnscoredServerContext(PageContext):
     server_id: str
     slug: str
     display_name: str
+    identity: str
+    categories: list[CategoryLink]
     about: str | None
     repository_url: str | None
     homepage_url: str | None
@@ -67,6 +74,8 @@ class UnscoredSummary:
     reason: str
     captured_at: str
     tool_count: int
+    repository_url: str | None = None
+    categories: tuple[str, ...] = ()
 
 
 def _tool_page(
@@ -104,10 +113,12 @@ def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
     rows = [UnscoredToolRow(name=name, slug=server.tool_slugs[name], reason=_listed(server)) for name in server.tools]
 
     def context() -> UnscoredServerContext:
+        who = identity(server.server_id, server.meta.repository_url).label
         return UnscoredServerContext(
-            title=f"{server.display_name}: not scored yet",
-            description=f"The MCP server {server.display_name} has been captured but has no TDQS score yet.",
-            server_id=server.server_id, slug=server.slug, display_name=server.display_name,
+            title=f"{titled(server.display_name, who)}: not scored yet",
+            description=f"The MCP server {server.display_name} ({who}) has been captured but has no TDQS score yet.",
+            server_id=server.server_id, slug=server.slug, display_name=server.display_name, identity=who,
+            categories=category_links(server.meta.categories),
             about=server.meta.description, repository_url=server.meta.repository_url,
             homepage_url=server.meta.homepage_url, reason=server.reason, captured_at=server.captured_at,
             tools_capture=server.tools_capture, tools=rows,
@@ -124,7 +135,8 @@ def unscored_summary(server: UnscoredServer) -> UnscoredSummary:
     return UnscoredSummary(
         server_id=server.server_id, slug=server.slug, display_name=server.display_name,
         description=server.meta.description, reason=server.reason, captured_at=server.captured_at,
-        tool_count=len(server.tools),
+        tool_count=len(server.tools), repository_url=server.meta.repository_url,
+        categories=tuple(server.meta.categories or ()),
     )
 
 
@@ -138,6 +150,8 @@ def unscored_search_doc(server: UnscoredServer) -> SearchDoc:
             "compact": compact_name(server.display_name),
             "about": server.meta.description,
             "tier_text": "not scored yet",
+            **server_fields(server.server_id, server.meta, "not scored yet", "0"),
+            "tool_grades": tool_grades([(server.tool_slugs[name], "not scored yet") for name in server.tools]),
             "tools": [
                 {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
                  "tier_text": "not scored yet", "description": definition.tool.description}

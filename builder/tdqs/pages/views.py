@@ -8,17 +8,37 @@ JSON of a server is generated from the same view rows.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tdqs import TOOL_DIMENSIONS, ToolDefinition
 
-from builder import numbers
+from builder import numbers, urls
 from builder.engine.problems import Problem
 from builder.pages.page import CamelView
+from builder.tdqs.categories import category_slug
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.definitions import as_json, schema_text
 from builder.tdqs.reader import Capture, Server, ToolRecord
 from builder.tdqs.registry_index import current_scores
 
 View = CamelView
+
+
+class CategoryLink(View):
+    """A category a server names, linking to the page ranking that category's servers."""
+
+    name: str
+    path: str
+
+
+def category_links(names: list[str] | None) -> list[CategoryLink]:
+    return [CategoryLink(name=name, path=urls.category_page(category_slug(name))) for name in names or []]
+
+
+def titled(display_name: str, who: str) -> str:
+    """A server page's title, for the browser's tab and link previews: `Bugline MCP (jdoe/bugline)`,
+    so that same-named servers are told apart wherever their pages are shared."""
+    return f"{display_name} ({who})"
 
 
 class Provenance(View):
@@ -154,7 +174,7 @@ def _type_of(schema: object) -> str:
 def describe_definition(definition: ToolDefinition) -> DefinitionView:
     schema = definition.input_schema or {}
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required: list[Any] = schema["required"] if isinstance(schema.get("required"), list) else []
     parameters = []
     for name, prop in (properties or {}).items():
         prop_dict = prop if isinstance(prop, dict) else {}
@@ -232,9 +252,9 @@ def server_history(server: Server) -> list[HistoryPoint]:
                 moved = _changes(before.get(name), after.get(name))
                 if moved:
                     changes.append(f"{name}: {', '.join(moved)}")
-            moved = overall_change(server_scores(previous), scores)
-            if moved:
-                changes.insert(0, moved)
+            overall = overall_change(server_scores(previous), scores)
+            if overall:
+                changes.insert(0, overall)
         points.append(
             HistoryPoint(
                 capture_id=capture.capture_id,

@@ -1,5 +1,5 @@
 -- Every server with its current scores, best first; ties broken by id so order is stable.
-SELECT s.server_id, s.slug, s.display_name, s.description, s.capture_count,
+SELECT s.server_id, s.slug, s.display_name, s.description, s.capture_count, s.repository_url, s.categories,
        c.generated_at, c.model, c.tool_count, c.scored_tool_count, c.coverage_ok,
        c.overall_score, c.overall_tier, c.description_quality_score, c.description_quality_tier,
        c.coherence_score, c.coherence_tier, c.mean_tdqs, c.min_tdqs, c.shadowing_risks,
