@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.add.detect import Detected
+from builder.add.detect import Detected, read_file
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
 from builder.tdqs import layout
@@ -29,7 +29,7 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     score = f"{folder}/{capture or PLACEHOLDER}{layout.SCORE_SUFFIX}"
     staged = [(score, found.raw, source)]
     if tools is not None:
-        staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", _read(tools), tools))
+        staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", read_file(tools), tools))
     corpus = check_staged(SYSTEM, staged)
     if not isinstance(corpus, TdqsCorpus) or not corpus.servers:
         raise AddError(source, "$", "the TDQS reader found no usable capture in it")
@@ -49,8 +49,3 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     return filings
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise AddError(path, "$", f"cannot read the file: {error.strerror or error}") from error

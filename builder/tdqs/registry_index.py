@@ -9,13 +9,13 @@ index that lags its captures is exactly what a registry's API consumers would be
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error, json_path
+from builder.sources.data_writes import write_file
 from builder.tdqs import layout
 from builder.tdqs.models import (
     CurrentScores,
@@ -89,18 +89,12 @@ def dump_index(index: RegistryIndex) -> str:
 
 
 def write_index(data_dir: Path, corpus: TdqsCorpus) -> Path:
-    """Writes `index.json` beside it first and then moves it into place: an `index.json` that is a
+    """Writes `index.json` through the data folder's one write rule (builder.sources.data_writes):
+    whole to a temporary file beside it, then renamed into place, so an `index.json` that is a
     symbolic link is replaced by the file, never written through into what it points at (which may
-    lie outside the data folder), and a failed write leaves the previous index whole."""
-    path = data_dir / layout.INDEX_FILE
-    temporary = data_dir / f".{layout.INDEX_FILE}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "x", encoding="utf-8") as handle:
-            handle.write(dump_index(build_index(corpus)))
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return path
+    lie outside the data folder), and a failed or killed write leaves the previous index whole."""
+    write_file(data_dir, layout.INDEX_FILE, dump_index(build_index(corpus)).encode("utf-8"), replace=True)
+    return data_dir / layout.INDEX_FILE
 
 
 def index_entry_json(server: Server) -> str:
