@@ -13,6 +13,7 @@ from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
 from builder.tdqs import layout
 from builder.tdqs.reader import SYSTEM, TdqsCorpus
+from builder.urls import portable_name
 
 PLACEHOLDER = "staged"
 """Stands in for an id the report does not give, so its reader can say what is wrong with it."""
@@ -22,7 +23,7 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     document: dict[str, Any] = found.document
     name = document.get("server", {}).get("name") if isinstance(document.get("server"), dict) else None
     wanted = server if server is not None else name
-    server_id = wanted if isinstance(wanted, str) and layout.SERVER_ID.match(wanted) else None
+    server_id = wanted if isinstance(wanted, str) and layout.SERVER_ID.match(wanted) and portable_name(wanted) else None
     stamp = document.get("generatedAt")
     capture = safe_segment(layout.capture_id_for(stamp)) if isinstance(stamp, str) and stamp else None
     folder = f"{layout.SERVERS_DIR}/{server_id or PLACEHOLDER}"
@@ -36,9 +37,10 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     if server_id is None:
         if server is not None:
             raise AddError(server, "--server", "not a valid server id (1-128 characters of A-Z a-z 0-9 . _ -, "
-                           "starting with a letter or digit)")
+                           "starting with a letter or digit, not ending in a dot, not a name Windows reserves)")
         raise AddError(source, "$.server.name", f"{name!r} is not a valid server id (1-128 characters of "
-                       "A-Z a-z 0-9 . _ -, starting with a letter or digit): name the server with --server ID")
+                       "A-Z a-z 0-9 . _ -, starting with a letter or digit, not ending in a dot, not a name Windows "
+                       "reserves): name the server with --server ID")
     if capture is None:
         raise AddError(source, "$.generatedAt", f"{stamp!r} cannot name a capture file")
     report = corpus.servers[0].current.report
