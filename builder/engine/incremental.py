@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import stat
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -63,6 +65,44 @@ def cache_folder(out: Path) -> Path:
     return out.parent / f".{out.name}.cache"
 
 
+CACHE_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp", "store.duckdb", "store.duckdb.wal")
+"""What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
+CACHE_FOLDERS = ("tdqs-servers", "tdqs-spool", "search-source", "store.tmp")
+"""… and as folders (builder.engine.read_cache, builder.store.spool, builder.engine.search, builder.store)."""
+
+
+def repair_cache(cache: Path) -> None:
+    """Removes whatever in the cache folder has the wrong shape (a folder where a file belongs, a
+    file where a folder does, a link or a special file anywhere it looks, an entry of the read cache
+    that is not a file), so a damaged cache costs one rebuild of what it held instead of failing
+    every build until someone removes it by hand. What is only wrong inside (bytes, JSON) is found
+    by the one reading it, and read as missing."""
+    for name in CACHE_FILES:
+        _remove_unless(cache / name, folder=False)
+    for name in CACHE_FOLDERS:
+        _remove_unless(cache / name, folder=True)
+    entries = cache / "tdqs-servers"
+    if entries.is_dir():
+        with os.scandir(entries) as listing:
+            for entry in listing:
+                if not entry.is_file(follow_symlinks=False):
+                    _remove_unless(Path(entry.path), folder=False)
+
+
+def _remove_unless(path: Path, *, folder: bool) -> None:
+    """Removes `path` unless it is a folder (`folder`) or a regular file (not), not a link."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if (stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode)):
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
 class Manifest:
     """Output path → the key it was built from, for the previous build and the one under way.
     `exists` tells whether the previous site still has a path (a file in the folder, a member of
@@ -78,12 +118,7 @@ class Manifest:
         self._full: dict[str, str] = {}
         self._prepared = self.path.with_suffix(".tmp")
         self._is_prepared = False
-        try:
-            document = json.loads(self.path.read_text(encoding="utf-8"))
-            if document.get("version") == MANIFEST_VERSION and self.out.exists():
-                self.previous = dict(document.get("outputs", {}))
-        except (OSError, ValueError, AttributeError):
-            self.previous = {}
+        self.previous = _previous_outputs(self.path) if self.out.exists() else {}
 
     def full_key(self, key: str) -> str:
         # A server's pages share its key: each distinct key is hashed once.
@@ -116,3 +151,16 @@ class Manifest:
             self.prepare()
         os.replace(self._prepared, self.path)
         self._is_prepared = False
+
+
+def _previous_outputs(path: Path) -> dict[str, str]:
+    """The outputs the manifest at `path` lists; none when it is missing, unreadable or of any other
+    shape than this build writes."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    outputs = document.get("outputs") if isinstance(document, dict) and document.get("version") == MANIFEST_VERSION else None
+    if not isinstance(outputs, dict) or not all(isinstance(v, str) for v in outputs.values()):
+        return {}
+    return outputs
