@@ -249,8 +249,7 @@ def render_and_write(
         todo = []
         for index in local:
             output = outputs[index]
-            if manifest.reusable(output.path, output.key):
-                writer.reuse(output.path)
+            if manifest.reusable(output.path, output.key) and writer.reuse(output.path, manifest.check(output.path)):
                 reused += 1
             else:
                 todo.append(index)
@@ -379,8 +378,8 @@ def start_owned(
     theirs: list[list[int]] = [[] for _ in range(owners.count)]
     reused = 0
     for output in owners.planned:
-        if manifest is not None and manifest.reusable(output.path, output.key):
-            writer.reuse(output.path)
+        if (manifest is not None and manifest.reusable(output.path, output.key)
+                and writer.reuse(output.path, manifest.check(output.path))):
             reused += 1
         else:
             writer.reserve(output.path)
@@ -472,7 +471,7 @@ def _build(
         started = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
-        manifest.prepare()  # also while Pagefind may still be indexing
+        manifest.prepare(writer.checks)  # also while Pagefind may still be indexing
         timings["swap"] = time.perf_counter() - started
         started = time.perf_counter()
         for index in search_index:
@@ -485,7 +484,7 @@ def _build(
         timings["search"] += time.perf_counter() - started
         started = time.perf_counter()
         writer.commit()
-        manifest.save()
+        manifest.save(writer.checks)
         writer.finish()
         timings["swap"] += time.perf_counter() - started
     except BaseException:
