@@ -127,4 +127,10 @@ def apply(data: Path, steps: Sequence[Step], stale: Sequence[str]) -> None:
         data_writes.remove(data, path)
     for step in steps:
         if not step.done:
-            data_writes.write_file(data, step.filing.target, step.content, replace=step.replace)
+            try:
+                data_writes.write_file(data, step.filing.target, step.content, replace=step.replace)
+            except FileExistsError:
+                raise AddError(step.filing.source, "$", f"{step.filing.target} appeared while add was writing, "
+                               "and add never replaces a file") from None
+            except RefusedWrite as error:  # a link put in place since the check
+                raise AddError(step.filing.source, "$", str(error)) from None
