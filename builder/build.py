@@ -255,8 +255,7 @@ def render(
         todo = []
         for index in local:
             output = outputs[index]
-            if manifest.reusable(output.path, output.key):
-                writer.reuse(output.path)
+            if manifest.reusable(output.path, output.key) and writer.reuse(output.path, manifest.check(output.path)):
                 reused += 1
             else:
                 todo.append(index)
@@ -398,8 +397,8 @@ def start_owned(
     theirs: list[list[int]] = [[] for _ in range(owners.count)]
     reused = 0
     for output in owners.planned:
-        if manifest is not None and manifest.reusable(output.path, output.key):
-            writer.reuse(output.path)
+        if (manifest is not None and manifest.reusable(output.path, output.key)
+                and writer.reuse(output.path, manifest.check(output.path))):
             reused += 1
         else:
             writer.reserve(output.path)
@@ -504,7 +503,7 @@ def _build(
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
-        manifest.prepare()  # also while Pagefind may still be indexing
+        manifest.prepare(writer.checks)  # also while Pagefind may still be indexing
         timings["swap"] = time.perf_counter() - swapping
         # search: wait for Pagefind.
         searching = time.perf_counter()
@@ -519,7 +518,7 @@ def _build(
         # commit
         swapping = time.perf_counter()
         writer.commit()
-        manifest.save()
+        manifest.save(writer.checks)
         writer.finish()
         timings["swap"] += time.perf_counter() - swapping
     except BaseException:

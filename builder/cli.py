@@ -35,7 +35,7 @@ class BuildFailed(Exception):
 
 
 class Stopped(BaseException):
-    """SIGTERM, raised where the build is so that it cleans up as it does for Ctrl-C."""
+    """SIGTERM or SIGHUP, raised where the build is so that it cleans up as it does for Ctrl-C."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
@@ -473,9 +473,10 @@ def _settings_flags(build: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    # SIGTERM (a CI job cancelled, `kill`) ends a build as Ctrl-C does: the staging folder is
-    # removed and the previous site stays whole. Forked workers set it back to the default.
-    previous = {number: signal.signal(number, _stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    # SIGTERM (a CI job cancelled, `kill`) and SIGHUP (the terminal or SSH session closed) end a
+    # build as Ctrl-C does: the staging folder is removed and the previous site stays whole. Forked
+    # workers set them back to the default.
+    previous = {number: signal.signal(number, _stop) for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
     _RECEIVED.clear()
     try:
         try:

@@ -2,21 +2,48 @@
 
 from __future__ import annotations
 
+import re
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+"""A share of maxScore: a finite number from 0 to 1."""
+
+_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+"""Control characters and white space: a URL that holds one could break a line of robots.txt, a
+feed or a header it is written into."""
 
 
 class CleoGradeScale(BaseModel):
     """Letter grades for CLEO sessions as a share of maxScore. CLEO's grade specification uses
-    90/75/60/45; its own viewer uses 90/80/70/60, so the scale is a setting."""
+    90/75/60/45; its own viewer uses 90/80/70/60, so the scale is a setting. Each is a finite share
+    from 0 to 1, and A needs more than B, B more than C, C more than D."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    a: float = 0.90
-    b: float = 0.75
-    c: float = 0.60
-    d: float = 0.45
+    a: Share = 0.90
+    b: Share = 0.75
+    c: Share = 0.60
+    d: Share = 0.45
+
+    @model_validator(mode="after")
+    def _in_order(self) -> CleoGradeScale:
+        if not self.a > self.b > self.c > self.d:
+            raise ValueError(f"the grades must fall from a to d (a > b > c > d); got a = {self.a}, b = {self.b}, "
+                             f"c = {self.c}, d = {self.d}")
+        return self
+
+
+def web_url(value: str) -> str:
+    """`value` when it is an absolute http(s) URL with a host and no control character or white space."""
+    if _CONTROL.search(value):
+        raise ValueError("a URL cannot hold white space or control characters")
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{value!r} is not an http(s) URL with a host (e.g. https://owner.github.io)")
+    return value
 
 
 class SiteConfig(BaseModel):
@@ -37,9 +64,21 @@ class SiteConfig(BaseModel):
     @classmethod
     def _slashes(cls, value: str) -> str:
         value = value.strip() or "/"
-        if "://" not in value and not value.startswith("/"):
-            value = "/" + value
+        if "://" in value:
+            web_url(value)
+        else:
+            if _CONTROL.search(value):
+                raise ValueError("a path cannot hold white space or control characters")
+            if not value.startswith("/"):
+                value = "/" + value
+            if value.startswith("//") or urlsplit(value).scheme or "?" in value or "#" in value:
+                raise ValueError(f"{value!r} is neither a path (/<repo>/) nor an http(s) URL")
         return value if value.endswith("/") else value + "/"
+
+    @field_validator("site_url", "dispute_url")
+    @classmethod
+    def _web(cls, value: str | None) -> str | None:
+        return None if value is None else web_url(value)
 
     @property
     def absolute_base(self) -> str:

@@ -38,6 +38,12 @@ def is_safe_url(url: str) -> bool:
     return parts.scheme.lower() == "mailto" or bool(parts.netloc)
 
 
+def is_web_url(url: str) -> bool:
+    """True for an absolute http(s) URL (`is_safe_url` without mailto): what a server's repository
+    and homepage links may be (docs/data-format.md)."""
+    return is_safe_url(url) and urlsplit(url).scheme.lower() in ("http", "https")
+
+
 def _image(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     """An image as its alt text (or "image"), never an `<img>`."""
     token = tokens[idx]

@@ -17,6 +17,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from builder.engine.assets import TEMPLATES
+from builder.sources.data_writes import write_file
 
 SKELETON = TEMPLATES / "new"
 
@@ -60,9 +61,7 @@ def write_skeleton(folder: Path) -> list[Path]:
     """Writes the skeleton into `folder`, never over an existing file; returns the files written."""
     written = []
     for relative, text in skeleton_files():
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "x", encoding="utf-8") as handle:
-            handle.write(text)
-        written.append(target)
+        # The data folder's one write rule (no link followed below `folder`, whole or not at all).
+        write_file(folder, relative.as_posix(), text.encode("utf-8"), replace=False)
+        written.append(folder / relative)
     return written

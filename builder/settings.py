@@ -72,7 +72,9 @@ def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
         except (OSError, UnicodeDecodeError) as error:
             raise SettingsError(f"{path}: cannot be read: {error}") from error
         except tomllib.TOMLDecodeError as error:
-            raise SettingsError(f"{path}: not valid TOML: {error}") from error
+            raise SettingsError(f"{path}: not valid TOML: {_one_line(str(error))}") from error
+        except RecursionError as error:
+            raise SettingsError(f"{path}: not usable TOML: nested too deeply") from error
         name = str(path)
     for key, value in overrides.items():
         if value is not None:
@@ -88,4 +90,9 @@ def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
                 model = model.model_fields[str(part)].annotation
             hint = _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
             raise SettingsError(f"{name}: {key}: unknown key{hint}") from error
-        raise SettingsError(f"{name}: {key}: {first['msg']}") from error
+        raise SettingsError(f"{name}: {key}: {_one_line(first['msg'].removeprefix('Value error, '))}") from error
+
+
+def _one_line(text: str) -> str:
+    """Every settings error is one line, whatever the value it quotes held."""
+    return " ".join(text.split())

@@ -26,14 +26,26 @@ from collections.abc import Iterable
 
 _KEEP = re.compile(r"[^a-z0-9_-]+")
 _MAX_READABLE = 60
+WINDOWS_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{port}{number}" for port in ("com", "lpt") for number in "123456789¹²³"]
+)
+"""Names a Windows checkout cannot hold as a file or folder, in any case and with any extension
+(`NUL`, `con.json`): a site or a data folder is cloned on Windows too."""
+
+
+def portable_name(name: str) -> bool:
+    """Whether `name` can name a file or folder on every system a repository is checked out on:
+    not a name Windows reserves, and not ending in a dot or a space (which Windows drops)."""
+    return name.split(".", 1)[0].lower() not in WINDOWS_RESERVED and not name.endswith((".", " "))
 
 
 def slug(name: str) -> str:
     """A stable, safe path segment for `name`: `[a-z0-9_-]`, at most ~70 characters, never empty,
-    never `.` or `..`. Identical to `name` when `name` is already such a segment."""
+    never `.` or `..`, never a name Windows reserves (`nul`, `con`, `lpt9` …). Identical to `name`
+    when `name` is already such a segment."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
     readable = _KEEP.sub("-", folded).strip("-_")[:_MAX_READABLE].strip("-_")
-    if readable == name and readable:
+    if readable == name and readable and readable not in WINDOWS_RESERVED:
         return readable
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{readable}-{digest}" if readable else f"x-{digest}"

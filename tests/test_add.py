@@ -291,7 +291,8 @@ def test_a_server_name_that_is_not_an_id_needs_server(tmp_path: Path, capsys) ->
     code, _, err = run("add", data, report, capsys=capsys)
     assert code == 2 and err == (
         f"scorecards: {report}: $.server.name: 'GitHub (official)' is not a valid server id (1-128 characters of "
-        "A-Z a-z 0-9 . _ -, starting with a letter or digit): name the server with --server ID; nothing was written\n")
+        "A-Z a-z 0-9 . _ -, starting with a letter or digit, not ending in a dot, not a name Windows reserves): "
+        "name the server with --server ID; nothing was written\n")
     assert snapshot(data) == {}
     code, said, _ = run("add", data, report, "--server", "github", capsys=capsys)
     assert code == 0 and said[0] == (f"filed {report} (tdqs ScoreReport, 26 tools) as "

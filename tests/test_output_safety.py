@@ -218,10 +218,11 @@ def wait_for_staging(project: Path, process: subprocess.Popen[str], pages: int =
 
 @pytest.mark.parametrize(("signum", "said"), [
     (signal.SIGTERM, "scorecards: stopped by SIGTERM; the previous site is unchanged"),
+    (signal.SIGHUP, "scorecards: stopped by SIGHUP; the previous site is unchanged"),
     (signal.SIGINT, "scorecards: interrupted; the previous site is unchanged"),
 ])
 def test_sigterm_or_ctrl_c_ends_a_build_whatever_it_is_doing(place: Path, signum: int, said: str) -> None:
-    """SIGTERM (a cancelled job) or SIGINT (Ctrl-C) while the workers write pages and the build's own
+    """SIGTERM (a cancelled job), SIGHUP (the terminal closed) or SIGINT (Ctrl-C) while the workers write pages and the build's own
     process may be inside a DuckDB query (which reports the signal as its own error)."""
     project = place / "project"
     assert scorecards("build", "data", "-o", "site", cwd=project, home=place / "home").returncode == 0

@@ -94,3 +94,46 @@ def test_version_is_the_packages(tmp_path: Path) -> None:
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     result = scorecards("--version", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.strip() == f"scorecards {declared}"
+
+
+NESTED = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "line"),
+    [
+        ('site_url = "javascript:alert(1)"\n', [],
+         "site_url: 'javascript:alert(1)' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
+        ("", ["--site-url", "javascript:alert(1)//x"],
+         "site_url: 'javascript:alert(1)//x' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
+        ('base_url = "javascript://x/"\n', [],
+         "base_url: 'javascript://x/' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
+        ('base_url = "//evil.example/"\n', [], "base_url: '//evil.example/' is neither a path (/<repo>/) nor an http(s) URL"),
+        ("", ["--base-url", "/repo/\nDisallow: /"], "base_url: a path cannot hold white space or control characters"),
+        ('site_url = "https://example.org\\nSitemap: https://evil.example/x.xml"\n', [],
+         "site_url: a URL cannot hold white space or control characters"),
+        ('dispute_url = "mailto:owner@example.org"\n', [],
+         "dispute_url: 'mailto:owner@example.org' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
+        ("[cleo_grades]\na = nan\n", [], "cleo_grades.a: Input should be a finite number"),
+        ("[cleo_grades]\na = 2.0\n", [], "cleo_grades.a: Input should be less than or equal to 1"),
+        ("[cleo_grades]\nb = -1.0\n", [], "cleo_grades.b: Input should be greater than or equal to 0"),
+        ("[cleo_grades]\nd = 0.7\n", [],
+         "cleo_grades: the grades must fall from a to d (a > b > c > d); got a = 0.9, b = 0.75, c = 0.6, d = 0.7"),
+        ("cleo_grades = nan\n", [], "cleo_grades: Input should be a valid dictionary or instance of CleoGradeScale"),
+        (NESTED, [], "not usable TOML: nested too deeply"),
+    ],
+    ids=["javascript-site", "javascript-flag", "javascript-base", "protocol-relative", "newline-flag", "newline-site",
+         "mailto-dispute", "nan", "above-1", "below-0", "out-of-order", "nan-table", "nested"],
+)
+def test_a_bad_value_is_one_line_naming_it(project: Path, text: str, flags: list[str], line: str, capsys) -> None:
+    """Through the real command, in this process: exit 2, one line, no site."""
+    from builder.cli import main
+
+    settings = project / "scorecards.toml"
+    if text:
+        settings.write_text(text)
+    code = main(["build", str(project / "data"), "-o", str(project / "site"), *flags])
+    err = capsys.readouterr().err
+    where = settings if text else "settings"
+    assert (code, err) == (2, f"scorecards: {where}: {line}\n")
+    assert not (project / "site").exists()

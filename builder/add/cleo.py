@@ -2,7 +2,7 @@
 
 The whole file is checked by the CLEO reader first: a line the build would skip refuses the file,
 since `add` is the moment to notice it. A row already in the data folder (in any `sessions/*.jsonl`,
-compared as JSON, so spacing and key order do not matter) or repeated in the file is skipped and
+compared as JSON values, so spacing, key order and `38` against `38.0` do not matter) or repeated in the file is skipped and
 counted, so adding the same GRADES.jsonl again changes nothing.
 """
 
@@ -49,8 +49,23 @@ def _lines(found: Detected) -> list[bytes]:
 
 
 def _key(line: bytes) -> Any:
-    """A row's identity: its JSON, with keys sorted; a line that is not JSON by its bytes."""
+    """A row's identity: its JSON value, numbers by value (`38` is `38.0`), keys in any order; a
+    line that is not JSON by its bytes."""
     try:
-        return json.dumps(json.loads(line.decode("utf-8-sig")), sort_keys=True)
+        return _value(json.loads(line.decode("utf-8-sig")))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return line.strip()
+
+
+def _value(item: Any) -> Any:
+    """`item` as a hashable value that equals another exactly when the JSON values are equal:
+    Python's numbers already compare by value (38 == 38.0); a boolean is kept apart from 1 and 0."""
+    if isinstance(item, dict):
+        return ("object", frozenset((key, _value(value)) for key, value in item.items()))
+    if isinstance(item, list):
+        return ("array", tuple(_value(value) for value in item))
+    if isinstance(item, bool):
+        return ("boolean", item)
+    if isinstance(item, (int, float)):
+        return ("number", item)
+    return item

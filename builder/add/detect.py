@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from builder.add.plan import AddError
-from builder.sources.jsonfile import Unreadable, load_json_text
+from builder.sources.datafolder import read_regular
+from builder.sources.jsonfile import MAX_FILE_BYTES, Unreadable, json_of_bytes
 
 Kind = Literal["tdqs", "flowmcp-entry", "scoring-report", "cleo"]
 KNOWN = ("a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report "
@@ -30,14 +31,13 @@ class Detected:
 
 
 def detect(path: Path) -> Detected:
+    raw = read_file(path)
     try:
-        document = load_json_text(path)
+        document = json_of_bytes(raw)
     except Unreadable as error:
-        raw = _raw(path, error)
         if _looks_like_json_lines(raw):
             return Detected("cleo", None, raw)
         raise AddError(path, error.json_path, error.reason) from error
-    raw = path.read_bytes()
     if not isinstance(document, dict):
         raise AddError(path, "$", f"a JSON {type(document).__name__ if document is not None else 'null'} "
                        f"is not a grading result scorecards knows ({KNOWN})")
@@ -59,11 +59,13 @@ def detect(path: Path) -> Detected:
     raise AddError(path, "$", f"not a grading result scorecards knows ({KNOWN})")
 
 
-def _raw(path: Path, error: Unreadable) -> bytes:
+def read_file(path: Path) -> bytes:
+    """The operator's file, read once; one over the size limit is refused before it is read."""
     try:
-        return path.read_bytes()
-    except OSError:
-        raise AddError(path, error.json_path, error.reason) from None
+        return read_regular(path.resolve(), MAX_FILE_BYTES)
+    except (Unreadable, OSError) as error:
+        reason = error.reason if isinstance(error, Unreadable) else f"cannot read the file: {error.strerror or error}"
+        raise AddError(path, "$", reason) from None
 
 
 def _looks_like_json_lines(raw: bytes) -> bool:

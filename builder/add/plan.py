@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.urls import portable_name
+
 SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 """A folder or file name taken from third-party text: no separators, no `..`, no hidden names."""
 
@@ -43,5 +45,6 @@ class Filing:
 
 
 def safe_segment(value: object) -> str | None:
-    """`value` when it can name a folder or file as it is, else None."""
-    return value if isinstance(value, str) and SAFE_SEGMENT.match(value) else None
+    """`value` when it can name a folder or file as it is, on every system (`urls.portable_name`:
+    not `nul`, `con`, `lpt9` …, not ending in a dot), else None."""
+    return value if isinstance(value, str) and SAFE_SEGMENT.match(value) and portable_name(value) else None

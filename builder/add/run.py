@@ -13,7 +13,7 @@ from typing import Any
 from builder.add import cleo, flowmcp, reports, tdqs
 from builder.add.detect import detect
 from builder.add.plan import AddError, Filing
-from builder.add.write import apply, conflicts
+from builder.add.write import Step, apply, leftovers, prepare
 from builder.engine.problems import ProblemLog
 from builder.tdqs.reader import SYSTEM as TDQS
 from builder.tdqs.reader import read_servers
@@ -28,11 +28,13 @@ def add_files(
     how the data folder is named in those lines (as the operator typed it). `categories` go into
     the server.json of the one tdqs ScoreReport among `files`."""
     filings = plan(data, files, tools=tools, server=server, schema=schema, categories=list(categories))
-    there = conflicts(data, filings)
-    apply(data, filings, there)
+    steps = prepare(data, filings)
+    stale = leftovers(data, steps)
+    apply(data, steps, stale)
     prefix = (shown or str(data)).rstrip("/") + "/"
-    lines = [_line(filing, done, prefix) for filing, done in zip(filings, there, strict=True)]
-    if any(filing.system == TDQS and not done for filing, done in zip(filings, there, strict=True)):
+    lines = [f"removed {prefix}{path}: left by an interrupted add" for path in stale]
+    lines += [_line(step, prefix) for step in steps]
+    if any(step.filing.system == TDQS and not step.done for step in steps):
         servers = read_servers(data, ProblemLog())
         if servers is not None:
             _, count = write_index(data, servers)
@@ -68,15 +70,18 @@ def plan(
     return filings
 
 
-def _line(filing: Filing, done: bool, prefix: str) -> str:
+def _line(step: Step, prefix: str) -> str:
+    filing = step.filing
     where = prefix + filing.target
+    repaired = f"; {step.repaired}" if step.repaired else ""
     if filing.update:
-        return f"already in {where}: {filing.kind}" if done else f"added {filing.kind} to {where}"
+        return f"already in {where}: {filing.kind}" if step.done else f"added {filing.kind} to {where}"
     if filing.append:
         if not filing.rows:
-            return f"already there: {filing.source} ({filing.kind}): all {filing.duplicates} rows are in {prefix}sessions/"
+            return (f"already there: {filing.source} ({filing.kind}): all {filing.duplicates} rows are in "
+                    f"{prefix}sessions/{repaired}")
         return (f"appended {filing.source} ({filing.kind}) to {where}: {filing.rows} rows, "
-                f"{filing.duplicates} duplicates skipped")
-    if done:
+                f"{filing.duplicates} duplicates skipped{repaired}")
+    if step.done:
         return f"already there: {filing.source} ({filing.kind}) is {where}"
-    return f"filed {filing.source} ({filing.kind}) as {where}"
+    return f"filed {filing.source} ({filing.kind}) as {where}{repaired}"

@@ -11,15 +11,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from builder.add.detect import Detected
+from builder.add.detect import Detected, read_file
 from builder.add.plan import AddError, Filing, safe_segment
 from builder.add.stage import check_staged
 from builder.add.tools_match import refuse_foreign_tools
 from builder.engine.problems import describe_validation_error
+from builder.sources import data_writes
+from builder.sources.data_writes import RefusedWrite
+from builder.sources.jsonfile import MAX_FILE_BYTES
 from builder.tdqs import layout
 from builder.tdqs.categories import category_key
 from builder.tdqs.models import ServerMeta
 from builder.tdqs.reader import SYSTEM, TdqsCorpus
+from builder.urls import portable_name
 
 PLACEHOLDER = "staged"
 """Stands in for an id the report does not give, so its reader can say what is wrong with it."""
@@ -29,23 +33,24 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     document: dict[str, Any] = found.document
     name = document.get("server", {}).get("name") if isinstance(document.get("server"), dict) else None
     wanted = server if server is not None else name
-    server_id = wanted if isinstance(wanted, str) and layout.SERVER_ID.match(wanted) else None
+    server_id = wanted if isinstance(wanted, str) and layout.SERVER_ID.match(wanted) and portable_name(wanted) else None
     stamp = document.get("generatedAt")
     capture = safe_segment(layout.capture_id_for(stamp)) if isinstance(stamp, str) and stamp else None
     folder = f"{layout.SERVERS_DIR}/{server_id or PLACEHOLDER}"
     score = f"{folder}/{capture or PLACEHOLDER}{layout.SCORE_SUFFIX}"
     staged = [(score, found.raw, source)]
     if tools is not None:
-        staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", _read(tools), tools))
+        staged.append((f"{folder}/{capture or PLACEHOLDER}{layout.TOOLS_SUFFIX}", read_file(tools), tools))
     corpus = check_staged(SYSTEM, staged)
     if not isinstance(corpus, TdqsCorpus) or not corpus.servers:
         raise AddError(source, "$", "the TDQS reader found no usable capture in it")
     if server_id is None:
         if server is not None:
             raise AddError(server, "--server", "not a valid server id (1-128 characters of A-Z a-z 0-9 . _ -, "
-                           "starting with a letter or digit)")
+                           "starting with a letter or digit, not ending in a dot, not a name Windows reserves)")
         raise AddError(source, "$.server.name", f"{name!r} is not a valid server id (1-128 characters of "
-                       "A-Z a-z 0-9 . _ -, starting with a letter or digit): name the server with --server ID")
+                       "A-Z a-z 0-9 . _ -, starting with a letter or digit, not ending in a dot, not a name Windows "
+                       "reserves): name the server with --server ID")
     if capture is None:
         raise AddError(source, "$.generatedAt", f"{stamp!r} cannot name a capture file")
     if tools is not None:
@@ -58,25 +63,21 @@ def plan_report(source: Path, found: Detected, tools: Path | None, server: str |
     return filings
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise AddError(path, "$", f"cannot read the file: {error.strerror or error}") from error
-
-
 def plan_categories(data: Path, report: Filing, categories: list[str]) -> Filing:
     """The server.json of the report's server with `categories` added to those it names (a name
     it has already, whatever its case or punctuation, is not added twice); a new server.json when
     there is none. Checked with the model the build reads it with."""
     folder = report.target.rsplit("/", 1)[0]
     target = f"{folder}/{layout.SERVER_META}"
-    path = data / target
+    try:
+        existing = data_writes.read_target(data, target, MAX_FILE_BYTES)  # never through a link
+    except RefusedWrite as error:
+        raise AddError(target, "$", str(error)) from None
     document: dict[str, Any] = {}
-    if path.is_file():
+    if existing is not None:
         try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+            loaded = json.loads(existing.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
             raise AddError(target, "$", f"cannot read it to add categories ({error}); fix it first") from error
         if not isinstance(loaded, dict):
             raise AddError(target, "$", "is not a JSON object; fix it first")
@@ -97,6 +98,6 @@ def plan_categories(data: Path, report: Filing, categories: list[str]) -> Filing
         where, reason = describe_validation_error(error)[0]
         raise AddError(target, where, f"{reason}; with --category {', '.join(categories)}") from error
     content = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    if not added and path.is_file():
-        content = path.read_bytes()  # nothing new: "already there", the file untouched
+    if not added and existing is not None:
+        content = existing  # nothing new: "already there", the file untouched
     return Filing(Path("--category"), target, content, "categories " + ", ".join(categories), SYSTEM, update=True)

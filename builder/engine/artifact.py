@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from builder.engine.output import make_staging
-from builder.engine.write import RawFolderWriter, Writer
+from builder.engine.write import RawFolderWriter, Writer, output_check
 
 BLOCK = 512
 MTIME = 0
@@ -96,23 +96,23 @@ class SegmentWriter(Writer):
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
-        self._fresh: list[tuple[str, Entry]] = []
+        self._fresh: list[tuple[str, Entry, str]] = []
 
-    def append(self, path: str, data: bytes) -> Entry:
-        """Appends `path`'s member record; returns where it is."""
+    def append(self, path: str, data: bytes) -> tuple[Entry, str]:
+        """Appends `path`'s member record; returns where it is and its check (`output_check`)."""
         record = member_record(path, data)
         entry = (self.name, self._file.tell(), len(record))
         self._file.write(record)
-        return entry
+        return entry, output_check(record)
 
     def _store(self, path: str, data: bytes) -> None:
-        self._fresh.append((path, self.append(path, data)))
+        self._fresh.append((path, *self.append(path, data)))
 
     def flush(self) -> None:
         self._file.flush()
 
-    def drain(self) -> list[tuple[str, Entry]]:
-        """The members written since the last call (what a worker hands back to the parent)."""
+    def drain(self) -> list[tuple[str, Entry, str]]:
+        """The members written since the last call, with their checks (what a worker hands back)."""
         self.flush()
         fresh, self._fresh = self._fresh, []
         return fresh
@@ -143,6 +143,8 @@ class TarWriter(Writer):
         self._segment = SegmentWriter(self.staging, "segment-main")
         self.entries: dict[str, Entry] = {}
         self.previous = self._previous_members()
+        self._previous_tar: int | None = None
+        """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
         self._assembled_json = "{}"
 
@@ -161,13 +163,33 @@ class TarWriter(Writer):
         return path in self.previous
 
     def _store(self, path: str, data: bytes) -> None:
-        self.entries[path] = self._segment.append(path, data)
+        self.entries[path], self.checks[path] = self._segment.append(path, data)
 
-    def reuse(self, path: str) -> None:
-        """Claims `path` and takes its member record from the previous tar."""
+    def reuse(self, path: str, check: str | None) -> bool:
+        """Claims `path` and takes its member record from the previous tar, if the record's bytes
+        there still have the check the manifest recorded when it was written; False (nothing
+        claimed) when they do not: it is rendered again. The bytes read here are the ones
+        `assemble` copies a moment later, so they are read from the page cache the second time."""
         offset, length = self.previous[path]
+        if check is None:
+            return False
+        try:
+            if self._previous_tar is None:
+                self._previous_tar = os.open(self.out, os.O_RDONLY | os.O_CLOEXEC)
+            record = os.pread(self._previous_tar, length, offset)
+        except OSError:
+            return False
+        if len(record) != length or output_check(record) != check:
+            return False
         self.reserve(path, length)
         self.entries[path] = (PREVIOUS, offset, length)
+        self.checks[path] = check
+        return True
+
+    def _close_previous(self) -> None:
+        if self._previous_tar is not None:
+            os.close(self._previous_tar)
+            self._previous_tar = None
 
     def worker_writer(self) -> SegmentWriter | RawFolderWriter:
         """The writer a forked render worker uses: a segment of its own."""
@@ -176,10 +198,11 @@ class TarWriter(Writer):
     def worker_spec(self) -> WorkerSpec:
         return ("tar", self.staging)
 
-    def adopt(self, entries: Iterable[tuple[str, Entry]]) -> None:
-        """Members a worker wrote, for paths this writer had reserved."""
-        for path, entry in entries:
+    def adopt(self, entries: Iterable[tuple[str, Entry, str]]) -> None:
+        """Members a worker wrote, for paths this writer had reserved, with their checks."""
+        for path, entry, check in entries:
             self.entries[path] = entry
+            self.checks[path] = check
 
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Every file under `folder`, as members under `prefix/` (the search index)."""
@@ -201,6 +224,7 @@ class TarWriter(Writer):
         self._assembled_json = _members_json(self._assembly.members)
 
     def commit(self) -> None:
+        self._close_previous()
         if self._assembly is None:
             self.assemble()
         assert self._assembly is not None
@@ -230,6 +254,7 @@ class TarWriter(Writer):
         return self.out if name == PREVIOUS else self.staging / name
 
     def abort(self) -> None:
+        self._close_previous()
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()

@@ -28,6 +28,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from builder.engine.incremental import repair_cache
+
 MARKER = ".scorecards-site"
 MARKER_TEXT = (
     "This folder was written by `scorecards build`. The next build into it replaces all of it;\n"
@@ -199,6 +201,7 @@ def prepare_cache(out: Path) -> Path:
             raise UnsafeOutput(
                 f"refusing to use {cache} as the build cache: scorecards did not make it; remove or rename it"
             )
+        repair_cache(cache)
         return cache
     cache.mkdir()
     (cache / CACHE_MARKER).write_text("scorecards build cache: safe to delete\n", encoding="utf-8")

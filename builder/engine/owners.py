@@ -41,9 +41,11 @@ class OwnerError(RuntimeError):
 
 def die_with_parent(parent: int) -> None:
     """A worker must not outlive a killed build: it would go on writing into the staging folder
-    that the next build is clearing away. Linux kills it when the build dies. SIGTERM ends a worker
-    at once (the build's own handler, inherited through fork, is for the build's process)."""
+    that the next build is clearing away. Linux kills it when the build dies. SIGTERM
+    and SIGHUP end a worker at once (the build's own handler, inherited through fork, is for the
+    build's process)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the build died before the line above took effect

@@ -13,7 +13,7 @@ from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.engine.assets import TEMPLATES
-from builder.markdown import is_safe_url, render_trusted, render_untrusted
+from builder.markdown import is_safe_url, is_web_url, render_trusted, render_untrusted
 from builder.pages.page import Page
 
 
@@ -47,7 +47,7 @@ class Renderer:
             svg_chart=lambda figure, label: Markup(svg_chart(figure, label)),  # every text is escaped inside
         )
         self.env.globals.update(
-            url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, config=config, site=site,
+            url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, web_url=is_web_url, config=config, site=site,
             tier_css=tier_colours.css(),
             # The output paths of the pages templates link to (builder.urls): a template never spells one.
             server_page=urls.server_page, tool_page=urls.tool_page, download_file=urls.download_file,

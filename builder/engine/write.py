@@ -8,11 +8,15 @@
   whole. The output itself was checked and locked before (builder.engine.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
+- It keeps a check of every file it writes (`checks`: a hash of its bytes), which the manifest
+  records; a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
+  page edited, truncated or damaged on disk is rendered again instead of published again.
 - `MemoryWriter` keeps files in a dict, for tests.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import threading
@@ -26,11 +30,19 @@ class DuplicateOutput(Exception):
     pass
 
 
+def output_check(data: bytes) -> str:
+    """What the manifest records of a file written (builder.engine.incremental): a hash of its bytes
+    (for a tar's member, of its whole record)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 class Writer:
     """Common bookkeeping: the set of paths written, in the order written."""
 
     def __init__(self) -> None:
         self.paths: dict[str, int] = {}
+        self.checks: dict[str, str] = {}
+        """Path → `output_check` of what was written there (by this process or a worker), or lent."""
         self._removal: threading.Thread | None = None
 
     def _remove_later(self, *folders: Path) -> None:
@@ -92,6 +104,7 @@ class RawFolderWriter(Writer):
         super().__init__()
         self.root = root
         self._made: set[str] = set()
+        self._fresh: list[tuple[str, str]] = []
 
     def _store(self, path: str, data: bytes) -> None:
         folder = os.path.dirname(path)
@@ -100,10 +113,12 @@ class RawFolderWriter(Writer):
             self._made.add(folder)
         with open(self.root / path, "wb") as handle:
             handle.write(data)
+        self._fresh.append((path, output_check(data)))
 
-    def drain(self) -> list[tuple[str, tuple[str, int, int]]]:
-        """Nothing to hand back: the files are in the shared staging folder already."""
-        return []
+    def drain(self) -> list[tuple[str, str]]:
+        """The files are in the shared staging folder already: what goes back is each one's check."""
+        fresh, self._fresh = self._fresh, []
+        return fresh
 
     def close(self) -> None:
         pass
@@ -132,6 +147,7 @@ class FolderWriter(Writer):
             self._made.add(folder)
         with open(target, "wb") as handle:
             handle.write(data)
+        self.checks[path] = output_check(data)
 
     def has_previous(self, path: str) -> bool:
         return (self.out / path).is_file()
@@ -143,14 +159,25 @@ class FolderWriter(Writer):
     def worker_spec(self) -> tuple[str, Path]:
         return ("folder", self.staging)
 
-    def adopt(self, entries: object) -> None:
-        """Workers' files are in the staging folder already: nothing to record."""
+    def adopt(self, entries: list[tuple[str, str]]) -> None:
+        """Workers' files are in the staging folder already: their checks are recorded."""
+        self.checks.update(entries)
 
-    def reuse(self, path: str) -> None:
-        """Claims `path` and fills it with the previous build's file: a hard link where the
-        filesystem allows one (the old site sits beside the staging folder), a copy otherwise."""
+    def reuse(self, path: str, check: str | None) -> bool:
+        """Claims `path` and fills it with the previous build's file, if its bytes still have the
+        check the manifest recorded when it was written: a hard link where the filesystem allows one
+        (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
+        when the file is gone or was changed since: it is rendered again."""
         source = self.out / path
-        self.reserve(path, source.stat().st_size)
+        try:
+            handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return False
+        with os.fdopen(handle, "rb") as file:
+            data = file.read()
+        if check is None or output_check(data) != check:
+            return False
+        self.reserve(path, len(data))
         target = self.staging / path
         folder = os.path.dirname(path)
         if folder and folder not in self._made:
@@ -159,7 +186,9 @@ class FolderWriter(Writer):
         try:
             os.link(source, target)
         except OSError:
-            shutil.copyfile(source, target)
+            target.write_bytes(data)
+        self.checks[path] = check
+        return True
 
     def commit(self) -> None:
         """Swap the finished site in. The old site is moved aside first (into a marked folder of

@@ -16,7 +16,7 @@ from typing import Any
 from builder.engine.problems import ProblemLog, json_path
 from builder.sources.datafolder import Unreadable, read_regular
 
-__all__ = ["MAX_FILE_BYTES", "Unreadable", "load_json_text", "parse_json", "read_json", "relative_name"]
+__all__ = ["MAX_FILE_BYTES", "Unreadable", "json_of_bytes", "load_json_text", "parse_json", "read_json", "relative_name"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """A capture of the largest real servers is well under 1 MB; anything past this is not a capture."""
@@ -34,7 +34,11 @@ def relative_name(path: Path, data_dir: Path) -> str:
 
 
 def load_json_text(path: Path, *, max_bytes: int | None = None) -> Any:
-    raw = read_regular(path, MAX_FILE_BYTES if max_bytes is None else max_bytes)
+    return json_of_bytes(read_regular(path, MAX_FILE_BYTES if max_bytes is None else max_bytes))
+
+
+def json_of_bytes(raw: bytes) -> Any:
+    """The JSON document a file's bytes hold (UTF-8, a byte order mark allowed); `Unreadable` if none."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

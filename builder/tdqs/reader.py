@@ -515,6 +515,10 @@ def folder_digest(server_files: layout.ServerFiles) -> str:
             parts += [path.name, read_regular(path, jsonfile.MAX_FILE_BYTES)]
         except Unreadable as error:
             parts += [path.name, "unreadable: " + error.reason]
+    # What the reader says of a stray depends on its name and what it is (a file, a folder, a link):
+    # a stray added, removed or changed in kind changes the server's problems, so its key.
+    for stray in sorted(server_files.strays, key=lambda p: p.name):
+        parts += ["stray", stray.name, kind(stray)]
     return content_key(*parts)
 
 

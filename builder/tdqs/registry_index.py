@@ -9,13 +9,13 @@ index that lags its captures is exactly what a registry's API consumers would be
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from builder.engine.problems import ProblemLog, describe_validation_error, json_path
+from builder.sources.data_writes import write_file
 from builder.tdqs import layout
 from builder.tdqs.models import (
     CurrentScores,
@@ -103,12 +103,11 @@ def index_text(servers: Iterable[Server]) -> Iterator[str]:
 
 
 def write_index(data_dir: Path, servers: Iterable[Server]) -> tuple[Path, int]:
-    """Writes `index.json` from `servers` (read as they are written, see `index_text`), beside it
-    first and then moved into place: an `index.json` that is a symbolic link is replaced by the
-    file, never written through into what it points at (which may lie outside the data folder),
-    and a failed write leaves the previous index whole. Returns the path and the server count."""
-    path = data_dir / layout.INDEX_FILE
-    temporary = data_dir / f".{layout.INDEX_FILE}.{os.getpid()}.tmp"
+    """Writes `index.json` from `servers` (read as they are written, see `index_text`) through the
+    data folder's one write rule (builder.sources.data_writes): whole to a temporary file beside
+    it, then renamed into place, so an `index.json` that is a symbolic link is replaced by the file,
+    never written through into what it points at (which may lie outside the data folder), and a
+    failed or killed write leaves the previous index whole. Returns the path and the server count."""
     count = 0
 
     def counted() -> Iterator[Server]:
@@ -117,13 +116,9 @@ def write_index(data_dir: Path, servers: Iterable[Server]) -> tuple[Path, int]:
             count += 1
             yield server
 
-    try:
-        with open(temporary, "x", encoding="utf-8") as handle:
-            handle.writelines(index_text(counted()))
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-    return path, count
+    pieces = (piece.encode("utf-8") for piece in index_text(counted()))
+    write_file(data_dir, layout.INDEX_FILE, pieces, replace=True)
+    return data_dir / layout.INDEX_FILE, count
 
 
 def index_entry_json(server: Server) -> str:

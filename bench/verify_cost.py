@@ -1,0 +1,85 @@
+"""What checking a rebuild's reused outputs costs, alone (docs/performance.md, issue 34).
+
+    python bench/verify_cost.py SITE        # a folder or a .tar a build wrote, with its cache beside it
+
+For every output the manifest (`.<SITE>.cache/manifest.json`) lists with a check, this does what
+a rebuild's `reuse` does before lending it: for a folder, read the file and hash it; for a tar,
+`pread` the member's record (where `members.json` says it is) and hash it. For a folder it also
+times the alternative, one `stat` per file (size, modification time, inode). Two passes each, so
+the second reads a warm page cache. Prints wall and CPU seconds and how many checks did not match.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if __package__ in (None, ""):
+    sys.path[0] = str(ROOT)
+
+from builder.engine.write import output_check  # noqa: E402
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _timed(label: str, work: Callable[[], tuple[int, int]]) -> None:
+    wall, cpu = time.perf_counter(), _cpu()
+    size, mismatches = work()
+    print(f"{label}: {time.perf_counter() - wall:.2f} s wall, {_cpu() - cpu:.2f} s CPU, {size / 1e6:,.0f} MB, "
+          f"{mismatches} mismatches")
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]).resolve()
+    cache = out.parent / f".{out.name}.cache"
+    checks: dict[str, str] = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))["checks"]
+    print(f"{out}: {len(checks):,} outputs with a check")
+    if out.suffix == ".tar":
+        members = json.loads((cache / "members.json").read_text(encoding="utf-8"))["members"]
+        tar = os.open(out, os.O_RDONLY)
+
+        def records() -> tuple[int, int]:
+            size = mismatches = 0
+            for path, check in checks.items():
+                offset, length = members[path]
+                record = os.pread(tar, length, offset)
+                size += len(record)
+                mismatches += output_check(record) != check
+            return size, mismatches
+
+        for _ in range(2):
+            _timed("tar: pread and hash every record", records)
+        os.close(tar)
+        return 0
+
+    def files() -> tuple[int, int]:
+        size = mismatches = 0
+        for path, check in checks.items():
+            data = (out / path).read_bytes()
+            size += len(data)
+            mismatches += output_check(data) != check
+        return size, mismatches
+
+    def stats() -> tuple[int, int]:
+        size = 0
+        for path in checks:
+            info = os.stat(out / path, follow_symlinks=False)
+            size += info.st_size
+        return size, 0
+
+    for _ in range(2):
+        _timed("folder: read and hash every file", files)
+        _timed("folder: stat every file", stats)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
