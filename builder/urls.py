@@ -153,6 +153,15 @@ def server_api(server_slug: str) -> str:
     return f"api/servers/{server_slug}.json"
 
 
+COMPARE = "compare/index.html"
+"""The comparison a visitor chooses: `compare/?s=<slug>&s=<slug>` (builder.tdqs.pages.compare)."""
+
+
+def compare_page(server_slug: str) -> str:
+    """A scored server's static comparison with its nearest neighbours."""
+    return f"compare/{server_slug}/index.html"
+
+
 def tool_page(server_slug: str, tool_slug: str) -> str:
     return f"servers/{server_slug}/tools/{tool_slug}/index.html"
 

@@ -21,6 +21,7 @@ from builder.pages.page import DataFile, NavItem, Page
 from builder.publish.badges import BadgeSet
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
+from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.home import home_page
 from builder.tdqs.pages.rubric import rubric_page
@@ -83,6 +84,7 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus)
+    yield from compare_outputs(con)
     yield rubric_page()
     yield publish.changes_page(corpus.changes)
     yield publish.downloads_page()
