@@ -40,8 +40,9 @@ from builder.engine.problems import ProblemLog
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchDoc, SearchIndex
 from builder.engine.write import FolderWriter, Writer
-from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
+from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
+from builder.pages.problems import problems_pages
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened
 from builder.systems import all_systems
@@ -150,7 +151,7 @@ def _plan(
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(nav))
     outputs.append(search_page())
-    outputs.append(problems_page(log))
+    outputs.extend(problems_pages(log))
     outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
     outputs.append(robots_txt(config))

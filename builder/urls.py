@@ -136,6 +136,11 @@ BUILD_REPORT = "build-report.json"
 NOT_FOUND = "404.html"
 
 
+def problems_page(number: int) -> str:
+    """Page `number` of the data problems (builder.pages.problems); page 1 is PROBLEMS."""
+    return PROBLEMS if number == 1 else f"problems/{number}/index.html"
+
+
 def server_list_page(view: str, number: int) -> str:
     """Page `number` of the servers list in one of its views (an order, or a tier's rows). Page 1
     of the default view is `servers/index.html`; the rest are under `servers-by/`, outside
