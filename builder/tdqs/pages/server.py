@@ -17,6 +17,7 @@ from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.views import (
+    PASS_LINE,
     BadgeView,
     HistoryPoint,
     Note,
@@ -319,15 +320,17 @@ HISTOGRAM_FROM = 61
 
 def tools_chart(server: Server) -> dict[str, Any]:
     """A bar per tool, worst first, from the axis; past 60 tools a histogram of the tools' TDQS in
-    tenths, each bar in its tier's colour (every value in a bar shares one tier)."""
+    tenths on a numeric axis from 1 to 5 with the passing bar, each bar in its tier's colour (every
+    value in a bar shares one tier)."""
     tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
     if len(tools) >= HISTOGRAM_FROM:
         counts = Counter(t.checked.tdqs for t in tools)
         tiers = {t.checked.tdqs: t.checked.tier for t in tools}
         values = sorted(counts)
-        return charts.bar(
-            f"TDQS of the {len(tools)} tools (histogram)", [f"{v:.1f}" for v in values], [counts[v] for v in values],
-            x_title="TDQS", y_title="tools", colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
+        return charts.histogram(
+            f"TDQS of the {len(tools)} tools (histogram)", values, [counts[v] for v in values],
+            x_title="TDQS", y_title="tools", range_=(1, 5), pass_line=PASS_LINE,
+            colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
         )
     return charts.bar(
         "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],
