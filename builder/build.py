@@ -156,7 +156,8 @@ def _plan(
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
     outputs.append(robots_txt(config))
     pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
-    outputs.extend(sitemap_files(pages, config))
+    dates = {folder: date for system, corpus in present for folder, date in system.page_dates(con, corpus).items()}
+    outputs.extend(sitemap_files(pages, config, dates=dates, default_date=site["data_as_of"]))
     _check_paths(outputs)
     timings = {
         "load": begun - started + later_loading,

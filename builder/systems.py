@@ -26,6 +26,7 @@ def all_systems() -> list[GradingSystem]:
             nav=tdqs_pages.nav,
             stand_in_models=lambda corpus: corpus.stand_in_models,
             data_as_of=lambda corpus: corpus.data_as_of,
+            page_dates=tdqs_pages.page_dates,
             owners=lambda section: section.owners,
             search_docs=lambda section: section.search_docs(),
         ),

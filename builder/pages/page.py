@@ -16,6 +16,9 @@ class PageContext(BaseModel):
     title: str
     description: str = ""
     """One sentence for search results and link previews."""
+    grade: str | None = None
+    """The page's grade in a few words ("overall B 3.4"), for link previews: `og:title` ends with it
+    (the description says it too)."""
 
 
 @dataclass(frozen=True)

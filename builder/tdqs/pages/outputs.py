@@ -19,6 +19,7 @@ from builder.config import SiteConfig
 from builder.engine.problems import Problem
 from builder.pages.page import DataFile, NavItem, Page
 from builder.publish.badges import BadgeSet
+from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.compare import compare_outputs
@@ -75,6 +76,14 @@ def server_outputs(
             partial(tool_page_context, server, tool, file_problems, tool_badge, siblings), key=key,
         )
     yield from unscored_tool_pages(server, siblings)
+
+
+def page_dates(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> dict[str, str]:
+    """Each server's folder (its page, its tools' pages) → when its newest capture was scored, or,
+    not scored yet, captured: the sitemap's lastmod."""
+    dates = {urls.page_dir(urls.server_page(row["slug"])) + "/": row["newest"] for row in queries.run(con, "newest")}
+    dates.update((urls.page_dir(urls.server_page(s.slug)) + "/", s.captured_at) for s in corpus.unscored)
+    return dates
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Page | DataFile]:

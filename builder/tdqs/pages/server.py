@@ -237,16 +237,21 @@ def server_context(
     advice = server_advice(capture)
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    scores = server_scores(capture)
+    grade = (f"overall {scores.overall_tier} {numbers.fixed(scores.overall_score)}" if scores.coverage_ok
+             else "overall not published (below 80% coverage)")
     return ServerContext(
         title=server.display_name,
-        description=f"TDQS scorecard of the MCP server {server.display_name}: {len(capture.tools)} tools scored.",
+        description=f"TDQS scorecard of the MCP server {server.display_name}: {grade}, coherence "
+                    f"{scores.coherence_tier} {numbers.fixed(scores.coherence_score)}, {len(capture.tools)} tools scored.",
+        grade=grade,
         server_id=server.server_id,
         slug=server.slug,
         display_name=server.display_name,
         about=server.meta.description,
         repository_url=server.meta.repository_url,
         homepage_url=server.meta.homepage_url,
-        scores=server_scores(capture),
+        scores=scores,
         stated=stated_overall(capture),
         formula_mean=formula_numbers(capture)[0],
         formula_min=formula_numbers(capture)[1],
