@@ -74,7 +74,10 @@
     });
     var dropped = chosen.length - MOST;
     chosen = chosen.slice(0, MOST);
-    if (chosen.length < 2) { return; }  // the page's own text says how to choose
+    if (chosen.length < 2) {  // the page's own text says how to choose
+      status.textContent = chosen.length ? "One server chosen: choose at least two." : "";
+      return;
+    }
     status.textContent = "Loading " + chosen.length + " servers…";
     Promise.all(chosen.map(function (slug) {
       return fetch(root + "api/servers/" + slug + ".json").then(function (response) {
@@ -103,7 +106,6 @@
       });
       var shown = head.cells.length - 1;
       Array.prototype.forEach.call(table.querySelectorAll("tr.group th"), function (th) { th.colSpan = shown + 1; });
-      table.hidden = shown === 0;
       var words = "Comparing " + shown + " server" + (shown === 1 ? "" : "s") + ".";
       if (missing.length) { words += " No scored server at " + missing.join(", ") + "."; }
       if (dropped > 0) { words += " Only the first " + MOST + " of those chosen are shown."; }
