@@ -11,7 +11,10 @@ from corpus import SHARED, definition, report, scores, tool_score, write_capture
 from site_helpers import Page, build_in_memory
 
 from builder.cli import main as scorecards
-from builder.pages.problems import PER_PAGE
+from builder.config import SiteConfig
+from builder.engine.problems import ProblemLog
+from builder.engine.render import Renderer
+from builder.pages.problems import PER_PAGE, problems_pages
 
 
 def good(data: Path, name: str) -> None:
@@ -68,3 +71,16 @@ def test_a_corpus_without_problems_says_so_in_one_line(tmp_path: Path) -> None:
     main = Page(html[html.index("<main"): html.index("</main>")]).text
     assert main == f"Data problems No problems: all {files_on_disk} input files were accepted (tdqs {files_on_disk})."
     assert "<table" not in html and "problems/2/index.html" not in writer.paths
+
+
+def test_a_file_with_many_problems_shows_the_first_and_counts_the_rest(tmp_path: Path) -> None:
+    log = ProblemLog()
+    for line in range(1, 26):
+        log.add("servers/x/big.jsonl", "tdqs", f"line {line}", f"broken line {line}")
+    log.read("servers/y/fine.json", "tdqs")
+    (page,) = problems_pages(log)
+    html = Renderer(SiteConfig(), {"nav": [], "stand_in_models": [], "data_as_of": None}).render(page)
+    shown = re.findall(r"<code>line (\d+)</code>", html)
+    assert shown == [str(n) for n in range(1, 21)]  # in the file's order: line 9 before line 10
+    assert "And 5 more problems in this file" in Page(html).text
+    assert "fine.json" not in html

@@ -21,7 +21,10 @@ from builder.pages.page import Page, PageContext
 from builder.pages.paging import Pager, pager
 
 PER_PAGE = 50
-"""Files (each with all its problems) a page."""
+"""Files (each with its problems) a page."""
+PER_FILE = 20
+"""Problems shown of one file: an index.json that lags a registry's captures has one per server
+(2,049 of them made one page 430 KB), and the rest are in build-report.json."""
 STATUSES: tuple[FileStatus, ...] = ("accepted", "accepted-with-warnings", "partly-rejected", "rejected")
 
 
@@ -43,6 +46,9 @@ class FileProblems(BaseModel):
 
     file: InputFile
     problems: list[Problem]
+    """Its first PER_FILE problems, in the order of the file."""
+    more: int
+    """How many more it has (listed in build-report.json)."""
 
 
 class ProblemsContext(PageContext):
@@ -74,7 +80,8 @@ class _Grouped:
         by_file: dict[str, list[Problem]] = {}
         for problem in self.log.problems:  # sorted by file, then where in it
             by_file.setdefault(problem.file, []).append(problem)
-        return [FileProblems(file=f, problems=by_file[f.file]) for f in self.files if f.file in by_file]
+        return [FileProblems(file=f, problems=by_file[f.file][:PER_FILE], more=max(0, len(by_file[f.file]) - PER_FILE))
+                for f in self.files if f.file in by_file]
 
     @cached_property
     def systems(self) -> list[SystemCount]:
