@@ -61,6 +61,15 @@ def chosen_comparison(site: Path) -> str | None:
     return "compare/?" + "&".join(f"s={slug}" for slug in slugs) if len(slugs) == 2 else None
 
 
+def unscored_server(site: Path) -> str | None:
+    """The page of the first server the list marks "not scored" (read from its JSON index)."""
+    index = site / "api" / "server-list.json"
+    if not index.is_file():
+        return None
+    rows = [row for row in json.loads(index.read_text(encoding="utf-8"))["rows"] if row[2] == "not scored"]
+    return rows[0][0].removesuffix("index.html") if rows else None
+
+
 def pages(site: Path) -> dict[str, str]:
     """One page of each kind: name → address below the site root."""
     kinds = {
@@ -69,6 +78,8 @@ def pages(site: Path) -> dict[str, str]:
         "list, page 5 by name": "servers-by/name/5/",
         "server": first(site, "servers/*/index.html"),
         "tool": first(site, "servers/*/tools/*/index.html"),
+        "server, not scored": (unscored := unscored_server(site)),
+        "tool, not scored": first(site, f"{unscored}tools/*/index.html") if unscored else None,
         "compare (static)": first(site, "compare/*/index.html"),
         "compare (chosen)": chosen_comparison(site),
         "search": "search/",
@@ -79,8 +90,12 @@ def pages(site: Path) -> dict[str, str]:
         "data problems, page 2": "problems/2/",
         "FlowMCP": "flowmcp/",
         "FlowMCP provider": first(site, "providers/*/index.html"),
+        "FlowMCP selection": first(site, "selections/*/index.html"),
+        "FlowMCP grading entry": first(site, "providers/**/_gradings/*/index.html"),
+        "scoring report": first(site, "scoring-reports/*/index.html"),
         "sessions": "sessions/",
         "session": first(site, "sessions/*/index.html"),
+        "CLEO run": first(site, "sessions/*/runs/*/index.html"),
     }
     return {name: path for name, path in kinds.items()
             if path is not None and (site / path.split("?")[0] / "index.html").is_file()}
