@@ -35,8 +35,6 @@ from builder.tdqs.pages.server_list import Cell
 
 NEIGHBOURS = 3
 """Servers shown beside the one a static comparison is for: four columns fit a desktop table."""
-MOST = 4
-"""Servers the chosen comparison (`compare/?s=…`) shows; static/compare.js keeps the first four."""
 
 
 class CompareRow(BaseModel):
@@ -128,7 +126,8 @@ def _server(found: dict[str, Any]) -> CompareServer:
 def neighbours(listed: list[dict[str, Any]]) -> list[list[int]]:
     """For each server of `listed` (in list order), the positions of the servers its static
     comparison shows beside it: those of the same name (ignoring case) nearest in the list, then
-    the next server up, then the next one down; at most NEIGHBOURS."""
+    the next server up, the next one down, then the second one down (or up: at either end of the
+    list); at most NEIGHBOURS."""
     named: dict[str, list[int]] = {}
     for position, found in enumerate(listed):
         named.setdefault(str(found["display_name"]).casefold(), []).append(position)
