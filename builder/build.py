@@ -50,8 +50,9 @@ from builder.engine.problems import ProblemLog
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
 from builder.engine.write import FolderWriter, Writer
-from builder.pages.common import fallback_home, not_found_page, problems_page, search_page
+from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
+from builder.pages.problems import problems_pages
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened
 from builder.systems import all_systems
@@ -103,7 +104,8 @@ def read_and_plan(
         planned, _ = load_and_plan(con, config, [c for c in present if c.system.indexes_pages])
         begun = time.perf_counter()
         rest, _ = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
-    outputs = site_outputs(present, planned | rest, log, site, config)
+        dates = page_dates(con, present)
+    outputs = site_outputs(present, planned | rest, log, site, config, dates)
     _check_paths(outputs)
     timings = {"load": begun - started, "statistics": time.perf_counter() - begun}
     model = Model(outputs, log, site, [c.system.key for c in present], timings)
@@ -162,20 +164,27 @@ def load_and_plan(con: Any, config: SiteConfig, present: list[Corpus]) -> tuple[
     return planned, loading
 
 
+def page_dates(con: Any, present: list[Corpus]) -> dict[str, str]:
+    """When each system's pages were captured, by folder (`GradingSystem.page_dates`): the
+    sitemap's lastmod."""
+    return {folder: date for c in present for folder, date in c.system.page_dates(con, c.records).items()}
+
+
 def site_outputs(
-    present: list[Corpus], planned: dict[str, list[Output]], log: ProblemLog, site: dict[str, Any], config: SiteConfig
+    present: list[Corpus], planned: dict[str, list[Output]], log: ProblemLog, site: dict[str, Any], config: SiteConfig,
+    dates: dict[str, str],
 ) -> list[Output]:
     """Every system's outputs in the order of the systems, and the site's own beside them."""
     outputs: list[Output] = [o for c in present for o in planned[c.system.key]]
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(site["nav"]))
     outputs.append(search_page())
-    outputs.append(problems_page(log))
+    outputs.extend(problems_pages(log))
     outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
     outputs.append(robots_txt(config))
     pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
-    outputs.extend(sitemap_files(pages, config))
+    outputs.extend(sitemap_files(pages, config, dates=dates, default_date=site["data_as_of"]))
     return outputs
 
 
@@ -476,7 +485,8 @@ def _build(
             owned_reused = sum(start_owned(o, site, config, writer, manifest) for o in owners)
             rest, more_loading = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
             loading += more_loading
-        outputs = site_outputs(present, planned | rest, log, site, config)
+            dates = page_dates(con, present)
+        outputs = site_outputs(present, planned | rest, log, site, config, dates)
         _check_paths(outputs)  # check
         settle()  # the plan lives to the end of the build (builder.engine.heap)
         timings = {

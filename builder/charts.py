@@ -67,13 +67,27 @@ def bar(
 
 
 def histogram(
-    title: str, bins: Sequence[float], counts: Sequence[int], *, x_title: str, y_title: str
+    title: str, bins: Sequence[float], counts: Sequence[int], *, x_title: str, y_title: str, width: float = 0.1,
+    range_: tuple[float, float] | None = None, colours: Sequence[str] | None = None,
+    pass_line: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
-    """A pre-binned histogram: counts are computed in SQL, not shipped as raw values."""
-    return {
-        "data": [{"type": "bar", "x": _texts(bins), "y": list(counts), "marker": {"color": "#0969da"}}],
-        "layout": _layout(title, x_title, y_title, bargap=0.05),
-    }
+    """A pre-binned histogram on a numeric axis: each bar at its bin's value, `width` wide, so an
+    empty bin keeps its place (on a category axis it would vanish and the bars close up). Counts
+    are computed in SQL, not shipped as raw values. `pass_line`: (value, label) of a dotted
+    vertical line, such as TDQS's passing bar."""
+    trace: dict[str, Any] = {"type": "bar", "x": list(bins), "y": list(counts), "width": width,
+                             "marker": {"color": list(colours) if colours else "#0969da"}}
+    layout = _layout(title, x_title, y_title, bargap=0)
+    layout["xaxis"]["type"] = "linear"
+    if range_:
+        layout["xaxis"]["range"] = list(range_)
+    if pass_line:
+        value, label = pass_line
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": value, "x1": value, "y0": 0, "y1": 1,
+                             "line": {"dash": "dot"}}]
+        layout["annotations"] = [{"xref": "x", "yref": "paper", "x": value, "y": 1, "text": plotly_text(label),
+                                  "showarrow": False}]
+    return {"data": [trace], "layout": layout}
 
 
 def line(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -46,6 +46,35 @@ def web_url(value: str) -> str:
     return value
 
 
+def _base_path(value: str) -> str:
+    """A base path as SiteConfig keeps it: one leading and one trailing slash."""
+    value = value.strip() or "/"
+    if "://" not in value and not value.startswith("/"):
+        value = "/" + value
+    return value if value.endswith("/") else value + "/"
+
+
+def fold_site_url(site_url: str | None, base_url: str) -> tuple[str | None, str]:
+    """(site_url, base_url) with a path in `site_url` folded into `base_url`.
+
+    GitHub Pages serves a project at `https://<owner>.github.io/<repo>/`, so an operator may well
+    give that as `--site-url`. Joined to the base URL `/<repo>/` it would double the path
+    (`…/repo/repo/`) in every canonical link, the sitemap and the feeds. So the path moves to the
+    base URL when that is the default `/`, is taken once when the base URL is the same path, and
+    is refused (ValueError, one line) when the two name different paths."""
+    if not site_url or "://" in base_url:
+        return site_url, base_url
+    parts = urlsplit(site_url.strip())
+    path = parts.path.strip("/")
+    if not path or not parts.scheme or not parts.netloc:
+        return site_url, base_url
+    folded, base = "/" + path + "/", _base_path(base_url)
+    if base not in ("/", folded):
+        raise ValueError(f"site_url {site_url} ends in the path {folded} but base_url is {base}: give site_url "
+                         f"as the origin ({parts.scheme}://{parts.netloc}) and the path as base_url")
+    return f"{parts.scheme}://{parts.netloc}", folded
+
+
 class SiteConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -74,6 +103,16 @@ class SiteConfig(BaseModel):
             if value.startswith("//") or urlsplit(value).scheme or "?" in value or "#" in value:
                 raise ValueError(f"{value!r} is neither a path (/<repo>/) nor an http(s) URL")
         return value if value.endswith("/") else value + "/"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fold(cls, values: Any) -> Any:
+        if isinstance(values, dict) and isinstance(values.get("site_url"), str):
+            base = values.get("base_url", "/")
+            site, folded = fold_site_url(values["site_url"], base if isinstance(base, str) else "/")
+            if folded != base or site != values["site_url"]:
+                values = {**values, "site_url": site, "base_url": folded}
+        return values
 
     @field_validator("site_url", "dispute_url")
     @classmethod

@@ -143,6 +143,11 @@ BUILD_REPORT = "build-report.json"
 NOT_FOUND = "404.html"
 
 
+def problems_page(number: int) -> str:
+    """Page `number` of the data problems (builder.pages.problems); page 1 is PROBLEMS."""
+    return PROBLEMS if number == 1 else f"problems/{number}/index.html"
+
+
 def server_list_page(view: str, number: int) -> str:
     """Page `number` of the servers list in one of its views (an order, or a tier's rows). Page 1
     of the default view is `servers/index.html`; the rest are under `servers-by/`, outside
@@ -166,6 +171,15 @@ def server_page(server_slug: str) -> str:
 
 def server_api(server_slug: str) -> str:
     return f"api/servers/{server_slug}.json"
+
+
+COMPARE = "compare/index.html"
+"""The comparison a visitor chooses: `compare/?s=<slug>&s=<slug>` (builder.tdqs.pages.compare)."""
+
+
+def compare_page(server_slug: str) -> str:
+    """A scored server's static comparison with its nearest neighbours."""
+    return f"compare/{server_slug}/index.html"
 
 
 def tool_page(server_slug: str, tool_slug: str) -> str:

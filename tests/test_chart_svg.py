@@ -61,3 +61,28 @@ def test_vertical_bars_and_lines_with_gaps() -> None:
     polylines = [p.get("points") for p in root.iter(f"{SVG}polyline")]
     assert len(polylines) == 1 and len(polylines[0].split()) == 2  # the line stops at the gap
     assert re.search(r"2026-03-01: 3</title>", svg_chart(line, "history"))
+
+
+def test_a_histogram_keeps_empty_bins_on_a_numeric_axis_with_the_pass_line() -> None:
+    # Bins at 1.0, 1.1 and 4.0: nothing between 1.1 and 4.0, which must stay as empty space.
+    figure = charts.histogram("TDQS", [1.0, 1.1, 4.0], [2, 1, 3], x_title="TDQS", y_title="tools",
+                              range_=(1, 5), pass_line=(3.0, "passing bar (B)"))
+    go.Figure(figure)
+    root = parse(svg_chart(figure, "histogram"))
+    rects = list(root.iter(f"{SVG}rect"))
+    starts = [Fraction(r.get("x")) for r in rects]
+    # On a numeric axis the gap from 1.1 to 4.0 is 29 bins wide: 29 times the step from 1.0 to 1.1.
+    step = starts[1] - starts[0]
+    assert abs((starts[2] - starts[1]) / step - 29) < Fraction(1, 10)
+    heights = [Fraction(r.get("height")) for r in rects]
+    assert abs(heights[1] / heights[2] - Fraction(1, 3)) < Fraction(1, 100)
+    assert [r.find(f"{SVG}title").text for r in rects] == ["1: 2", "1.1: 1", "4: 3"]
+    # The pass line stands at 3.0: two thirds of the way from the 1.0 bar's centre to the 4.0 bar's.
+    line = next(e for e in root.iter(f"{SVG}line") if e.get("class") == "threshold")
+    centre = [s + Fraction(r.get("width")) / 2 for s, r in zip(starts, rects, strict=True)]
+    assert line.get("x1") == line.get("x2")
+    assert abs(Fraction(line.get("x1")) - (centre[0] + (centre[2] - centre[0]) * Fraction(2, 3))) < 1
+    assert any(t.text == "passing bar (B)" for t in root.iter(f"{SVG}text"))
+    # Ticks are the round values of the axis, not the bins.
+    ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "middle"]
+    assert {"1", "2", "3", "4", "5"} <= set(ticks)

@@ -34,7 +34,7 @@ def test_a_rebuild_renders_only_what_changed_and_equals_a_cold_build(tmp_path: P
 
     again = build(data, out, config, search=False)
     per_server = 1 + 1 + 1 + 1 + 5  # page, API, badge.json, feed, and a page per tool
-    assert again.timings["reused"] == 6 * per_server
+    assert again.timings["reused"] == 6 * (per_server + 1)  # and each server's comparison (compare/<id>/)
 
     # server-2 gets a new capture: one tool improved, one added.
     tools = [tool_score(definition(f"tool_{t}", f"Tool {t} of 2."), scores(4, 3, 3 + t % 2, 3, 4, 3)) for t in range(5)]
@@ -42,7 +42,10 @@ def test_a_rebuild_renders_only_what_changed_and_equals_a_cold_build(tmp_path: P
     tools.append(tool_score(definition("tool_new", "A new tool."), scores(3, 3, 3, 3, 3, 3)))
     write_capture(data, "server-2", report("server-2", tools, generated_at="2026-06-01T00:00:00.000Z"))
     rebuilt = build(data, out, config, search=False)
-    assert rebuilt.timings["reused"] == 5 * per_server
+    # The list was server-0 … server-5 (equal scores, by id); server-2 now leads it. Of the
+    # comparisons (each server beside the next up and down, or the two below or above at an end),
+    # only server-5's shows the same servers as before (server-4 and server-3), none of them changed.
+    assert rebuilt.timings["reused"] == 5 * per_server + 1
 
     cold = build(data, tmp_path / "cold", config, search=False)
     assert cold.timings["reused"] == 0

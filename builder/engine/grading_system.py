@@ -59,6 +59,10 @@ class GradingSystem:
     """Models named in the corpus that are stand-ins, so every page can say so."""
     data_as_of: Callable[[Any], str | None] = lambda corpus: None
     """The newest timestamp in the corpus (never the build's clock: builds are reproducible)."""
+    page_dates: Callable[[duckdb.DuckDBPyConnection, Any], dict[str, str]] = lambda con, corpus: {}
+    """When the data of the system's pages was captured, by folder (`servers/<slug>/` → its newest
+    capture's timestamp): a page takes the date of the nearest folder above it, else `data_as_of`.
+    The sitemap's `lastmod` (builder.publish.sitemap). Asked once the corpus is loaded."""
     owners: Callable[[Any], Owners | None] = lambda corpus: None
     """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
     search_docs: Callable[[Any], Iterable[SearchDoc]] = lambda corpus: ()

@@ -1,36 +1,10 @@
-"""Pages every site has whatever systems it shows: the data-problems page and a fallback home."""
+"""Pages every site has whatever systems it shows: a fallback home, search and the 404 page (the
+data-problems pages are builder.pages.problems)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from builder import urls
-from builder.engine.problems import InputFile, Problem, ProblemLog
 from builder.pages.page import NavItem, Page, PageContext
-
-
-class ProblemsContext(PageContext):
-    files: list[InputFile]
-    problems: list[Problem]
-    errors: int
-    warnings: int
-
-
-def problems_page(log: ProblemLog) -> Page:
-    """Its context is made when the page is rendered: a registry's tens of thousands of files
-    are not held as models until then."""
-    return Page(urls.PROBLEMS, "problems.html", partial(_problems_context, log))
-
-
-def _problems_context(log: ProblemLog) -> ProblemsContext:
-    return ProblemsContext(
-        title="Data problems",
-        description="Every input file read, whether it was accepted, and every problem found in it.",
-        files=log.files,
-        problems=log.problems,
-        errors=log.error_count,
-        warnings=len(log) - log.error_count,
-    )
 
 
 class FallbackHomeContext(PageContext):

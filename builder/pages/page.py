@@ -17,6 +17,9 @@ class PageContext(BaseModel):
     title: str
     description: str = ""
     """One sentence for search results and link previews."""
+    grade: str | None = None
+    """The page's grade in a few words ("overall B 3.4"), for link previews: `og:title` ends with it
+    (the description says it too)."""
     stand_in_models: list[str] = Field(default_factory=list, exclude=True)
     """The stand-in models (`stand-in/…`) whose scores this page shows: the page then says "Stand-in
     scores" (base.html). Set by the page that shows them, so a page of real data never says it; not

@@ -21,7 +21,7 @@ from builder.tdqs.pages.categories import Category, CategorySummary, rank_key, s
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.server_list import TIERS as GRADED
 from builder.tdqs.pages.server_list import ListEntry, ServerListRow
-from builder.tdqs.pages.views import View
+from builder.tdqs.pages.views import PASS_LINE, View
 from builder.tdqs.stats import RegistryStats, registry_stats
 
 
@@ -145,7 +145,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
         ),
         histogram_chart=charts.histogram(
             "TDQS distribution", [row["tdqs_tenths"] / 10 for row in histogram],
-            [row["count"] for row in histogram], x_title="TDQS", y_title="tools",
+            [row["count"] for row in histogram], x_title="TDQS", y_title="tools", range_=(1, 5), pass_line=PASS_LINE,
         ),
     )
     return Page(urls.HOME, "tdqs/home.html", context), stats.model_dump(mode="json", by_alias=True)

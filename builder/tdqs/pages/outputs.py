@@ -19,9 +19,11 @@ from builder.config import SiteConfig
 from builder.engine.problems import Problem
 from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.publish.badges import BadgeSet
+from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.categories import categories_of, category_outputs
+from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.home import home_page
 from builder.tdqs.pages.rubric import rubric_page
@@ -78,6 +80,14 @@ def server_outputs(
     yield from unscored_tool_pages(server, siblings)
 
 
+def page_dates(con: duckdb.DuckDBPyConnection, corpus: TdqsSection) -> dict[str, str]:
+    """Each server's folder (its page, its tools' pages) → when its newest capture was scored, or,
+    not scored yet, captured: the sitemap's lastmod."""
+    dates = {urls.page_dir(urls.server_page(row["slug"])) + "/": row["newest"] for row in queries.run(con, "newest")}
+    dates.update((urls.page_dir(urls.server_page(s.slug)) + "/", s.captured_at) for s in corpus.unscored)
+    return dates
+
+
 def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteConfig) -> Iterator[Output]:
     """The section's corpus-wide pages and files, made from the store's tables (the statistics,
     the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
@@ -88,6 +98,7 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus, entries)
     yield from category_outputs(categories, corpus.stand_in_models)
+    yield from compare_outputs(con)
     yield rubric_page()
     yield publish.changes_page(corpus.changes, corpus.stand_in_models)
     yield publish.downloads_page()

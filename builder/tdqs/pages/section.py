@@ -407,6 +407,7 @@ def system() -> GradingSystem:
         nav=section_outputs.nav,
         stand_in_models=lambda section: section.stand_in_models,
         data_as_of=lambda section: section.data_as_of,
+        page_dates=section_outputs.page_dates,
         owners=lambda section: section.owners,
         search_docs=lambda section: section.search_docs(),
         indexes_pages=False,

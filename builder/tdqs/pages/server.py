@@ -23,6 +23,7 @@ from builder.tdqs.coherence_advice import CoherenceStep
 from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores as ServerScores
 from builder.tdqs.pages.views import (
+    PASS_LINE,
     BadgeView,
     CategoryLink,
     HistoryPoint,
@@ -374,10 +375,15 @@ def server_context(
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
     who = identity(server.server_id, server.meta.repository_url).label
+    scores = server_scores(capture)
+    grade = (f"overall {scores.overall_tier} {numbers.fixed(scores.overall_score)}" if scores.coverage_ok
+             else "overall not published (below 80% coverage)")
     return ServerContext(
         stand_in_models=stand_in_models(c.report.model for c in server.captures),
         title=titled(server.display_name, who),
-        description=f"TDQS scorecard of the MCP server {server.display_name} ({who}): {len(capture.tools)} tools scored.",
+        description=f"TDQS scorecard of the MCP server {server.display_name} ({who}): {grade}, coherence "
+                    f"{scores.coherence_tier} {numbers.fixed(scores.coherence_score)}, {len(capture.tools)} tools scored.",
+        grade=grade,
         server_id=server.server_id,
         slug=server.slug,
         display_name=server.display_name,
@@ -386,7 +392,7 @@ def server_context(
         about=server.meta.description,
         repository_url=server.meta.repository_url,
         homepage_url=server.meta.homepage_url,
-        scores=server_scores(capture),
+        scores=scores,
         stated=stated_overall(capture),
         formula_mean=formula_numbers(capture)[0],
         formula_min=formula_numbers(capture)[1],
@@ -465,15 +471,17 @@ HISTOGRAM_FROM = 61
 
 def tools_chart(server: Server) -> dict[str, Any]:
     """A bar per tool, worst first, from the axis; past 60 tools a histogram of the tools' TDQS in
-    tenths, each bar in its tier's colour (every value in a bar shares one tier)."""
+    tenths on a numeric axis from 1 to 5 with the passing bar, each bar in its tier's colour (every
+    value in a bar shares one tier)."""
     tools = sorted(server.current.tools, key=lambda t: (t.checked.tdqs, t.name))
     if len(tools) >= HISTOGRAM_FROM:
         counts = Counter(t.checked.tdqs for t in tools)
         tiers = {t.checked.tdqs: t.checked.tier for t in tools}
         values = sorted(counts)
-        return charts.bar(
-            f"TDQS of the {len(tools)} tools (histogram)", [f"{v:.1f}" for v in values], [counts[v] for v in values],
-            x_title="TDQS", y_title="tools", colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
+        return charts.histogram(
+            f"TDQS of the {len(tools)} tools (histogram)", values, [counts[v] for v in values],
+            x_title="TDQS", y_title="tools", range_=(1, 5), pass_line=PASS_LINE,
+            colours=[charts.TIER_COLOURS[tiers[v]] for v in values],
         )
     return charts.bar(
         "Tool scores, worst first", [t.name for t in tools], [t.checked.tdqs for t in tools],

@@ -179,6 +179,7 @@ def tool_context(
             f"TDQS {numbers.fixed(tool.checked.tdqs)} (tier {tool.checked.tier}) for the tool {tool.name} "
             f"of {server.display_name}."
         ),
+        grade=f"TDQS {tool.checked.tier} {numbers.fixed(tool.checked.tdqs)}",
         server_slug=server.slug,
         server_name=server.display_name,
         name=tool.name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tdqs import TOOL_DIMENSIONS, ToolDefinition
+from tdqs import TIERS, TOOL_DIMENSIONS, ToolDefinition
 
 from builder import numbers, urls
 from builder.engine.problems import Problem
@@ -291,3 +291,7 @@ def unscored_rows(server: Server) -> list[UnscoredToolRow]:
         for name in server.unscored_tools
     ]
 
+
+
+PASS_LINE = (next(float(t.minimum) for t in TIERS if t.tier == "B" and t.minimum is not None), "passing bar (B)")
+"""Where tdqs's rubric puts "adequate, the passing bar" (tier B's minimum), as a histogram draws it."""
