@@ -236,7 +236,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     for path in write_skeleton(folder):
         _say(args, f"wrote {path}")
     _say(args, f"a scorecards repository is ready in {folder}: add results with `scorecards add {folder / 'data'} FILE…`, "
-          f"build with `scorecards build {folder / 'data'} -o {folder / 'site'}`, then push it to GitHub")
+          f"build with `scorecards build {folder / 'data'} -o {folder / 'site'}`; to publish it, follow the steps "
+          f"in {folder / 'README.md'} (turn GitHub Pages on before the first push)")
     return 0
 
 
@@ -303,6 +304,17 @@ def cmd_try(args: argparse.Namespace) -> int:
     return code
 
 
+def _base_url(value: str) -> str:
+    """`--base-url` of `serve` as a build would take it; a bad one is one line, exit 2."""
+    from pydantic import ValidationError
+
+    try:
+        return SiteConfig(base_url=value).base_url
+    except ValidationError as error:
+        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise UserError(f"--base-url: {' '.join(reason.split())}") from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from builder.live_reload import LiveReload
     from builder.serve import address, make_server, serve
@@ -311,8 +323,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     data = _data_dir(args.watch) if args.watch else None
     if data is None and not folder.is_dir():
         raise UserError(f"site folder not found: {folder} (run `scorecards build` first, or serve with --watch DATA)")
-    base_url = _settings(args, data).site().base_url if data is not None else SiteConfig(
-        base_url=args.base_url or "/").base_url
+    base_url = _settings(args, data).site().base_url if data is not None else _base_url(args.base_url or "/")
     live = LiveReload() if data is not None else None
     try:
         server = make_server(folder, port=args.port, base_url=base_url, host=args.host, quiet=_quiet(args), live=live)

@@ -144,6 +144,13 @@ def test_a_busy_port_is_one_line_and_exit_2(site: Path, tmp_path: Path) -> None:
                              "(another server is there? choose another with --port)\n")
 
 
+def test_a_bad_base_url_is_one_line_and_exit_2(site: Path, tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "builder.cli", "serve", "site", "--base-url", "https://x.org/a b"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=WAIT, check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "scorecards: --base-url: a URL cannot hold white space or control characters\n"
+
+
 def test_host_is_the_address_served_on(site: Path, tmp_path: Path) -> None:
     with serving("site", "--host", "127.0.0.2", "-q", cwd=tmp_path) as (url, process):
         assert url.startswith("http://127.0.0.2:")
