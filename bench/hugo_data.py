@@ -132,7 +132,6 @@ def lean_home(context: dict[str, Any]) -> dict[str, Any]:
     return {
         **context,
         "tier_chart": drawn(context["tier_chart"], "Number of current tools in each tier"),
-        "dimension_chart": drawn(context["dimension_chart"], "Mean score of each dimension, 1 to 5"),
         "histogram_chart": drawn(context["histogram_chart"], "Distribution of TDQS over the current tools"),
     }
 

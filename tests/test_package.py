@@ -84,4 +84,6 @@ def test_the_sdist_carries_every_top_level_file_the_tests_read() -> None:
     directives = [line.split() for line in (ROOT / "MANIFEST.in").read_text(encoding="utf-8").splitlines()]
     shipped = {name for words in directives if words and words[0] in ("graft", "include") for name in words[1:]}
     assert "data" in read and "tests" in shipped and "LICENSE" in PROJECT["license-files"]
-    assert read - {"test-output"} <= shipped | {"pyproject.toml", "MANIFEST.in", *PROJECT["license-files"]}  # test-output/: written by tests
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    packages = {package.split(".")[0] for package in setuptools["packages"]}  # shipped as the packages
+    assert read - {"test-output"} <= shipped | packages | {"pyproject.toml", "MANIFEST.in", *PROJECT["license-files"]}

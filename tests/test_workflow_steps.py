@@ -71,11 +71,20 @@ def _build_wheel(work: Path) -> Path:
     return wheels
 
 
+def _site_packages() -> list[str]:
+    return list(dict.fromkeys((sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])))
+
+
 def _project_entries() -> set[str]:
     """This project's top-level entries in site-packages: its dist-info, its editable-install hooks, or
-    its packages when installed from a wheel."""
-    files = importlib.metadata.distribution(DISTRIBUTION).files or []
-    return {file.parts[0] for file in files if not file.parts[0].startswith("..")} | {"builder", "scorecards_demo"}
+    its packages when installed from a wheel. Read from site-packages itself: with the checkout on
+    sys.path, importlib.metadata would find the checkout's own `*.egg-info` (which an editable
+    install writes there) first, and its file list names none of these."""
+    name = DISTRIBUTION.replace("-", "_")
+    found = [d for d in importlib.metadata.distributions(path=_site_packages())
+             if (d.metadata["Name"] or "").replace("-", "_").lower() == name]
+    entries = {file.parts[0] for d in found for file in d.files or [] if not file.parts[0].startswith("..")}
+    return entries | {"builder", "scorecards_demo"}
 
 
 def _runner_python(work: Path) -> Path:
@@ -85,9 +94,10 @@ def _runner_python(work: Path) -> Path:
     deps = work / "dependencies"
     deps.mkdir()
     skip = _project_entries()
-    for folder in dict.fromkeys((sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])):
+    name = DISTRIBUTION.replace("-", "_")
+    for folder in _site_packages():
         for entry in Path(folder).iterdir():
-            if entry.name in skip or entry.name.startswith(("pip", "_distutils_hack", "__editable__")) \
+            if entry.name in skip or entry.name.startswith(("pip", "_distutils_hack", "__editable__", name)) \
                     or entry.suffix == ".pth" or (deps / entry.name).exists():
                 continue
             (deps / entry.name).symlink_to(entry)
