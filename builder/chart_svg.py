@@ -162,10 +162,7 @@ def _bars_vertical(figure: dict[str, Any], label: str) -> str:
     plot_h = height - top - bottom
     scale = plot_h / (high - low)
     body = [f'<text class="chart-title" x="{WIDTH / 2:g}" y="{FONT + 4}" text-anchor="middle">{_text(_title_of(layout))}</text>']
-    for tick in _ticks(low, high):
-        y = top + plot_h - (tick - low) * scale
-        body.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}"/>')
-        body.append(f'<text x="{left - 6}" y="{y + 5:.1f}" text-anchor="end">{_number(tick)}</text>')
+    body += _y_grid(low, high, top, plot_h, left, right)
     # Every label when they fit; otherwise about 20 of them, evenly (a histogram of tenths).
     every = max(1, math.ceil(len(names) / 20)) if rotate else 1
     for index, (name, value, text, colour) in enumerate(zip(names, values, texts, colours, strict=True)):
@@ -219,10 +216,7 @@ def _histogram(figure: dict[str, Any], label: str) -> str:
 
     y_scale = plot_h / (high - low)
     body = [f'<text class="chart-title" x="{WIDTH / 2:g}" y="{FONT + 4}" text-anchor="middle">{_text(_title_of(layout))}</text>']
-    for tick in _ticks(low, high):
-        y = top + plot_h - (tick - low) * y_scale
-        body.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}"/>')
-        body.append(f'<text x="{left - 6}" y="{y + 5:.1f}" text-anchor="end">{_number(tick)}</text>')
+    body += _y_grid(low, high, top, plot_h, left, right)
     for tick in _ticks(x_low, x_high):
         body.append(f'<text x="{x_of(tick):.1f}" y="{top + plot_h + FONT + 4:.1f}" text-anchor="middle">{_number(tick)}</text>')
     for x, value, colour in zip(xs, values, colours, strict=True):
@@ -252,6 +246,17 @@ def _moment(value: str) -> float | None:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None
+
+
+def _y_grid(low: float, high: float, top: float, plot_h: float, left: float, right: float) -> list[str]:
+    """The horizontal grid lines and their labels of a plot from `low` to `high`."""
+    scale = plot_h / (high - low)
+    lines = []
+    for tick in _ticks(low, high):
+        y = top + plot_h - (tick - low) * scale
+        lines.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}"/>')
+        lines.append(f'<text x="{left - 6}" y="{y + 5:.1f}" text-anchor="end">{_number(tick)}</text>')
+    return lines
 
 
 def _scatter(figure: dict[str, Any], label: str) -> str:

@@ -57,3 +57,17 @@ class Page(HTMLParser):
     @property
     def text(self) -> str:
         return " ".join(" ".join(self.parts).split())
+
+
+def output_digests(out: Path) -> dict[str, str]:
+    """Every file of a built site, a folder or a Pages tar, as its path → the sha256 of its bytes."""
+    import hashlib
+    import tarfile
+
+    from snapshot import site_digests
+
+    if out.suffix == ".tar":
+        with tarfile.open(out) as tar:
+            return {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()  # type: ignore[union-attr]
+                    for m in tar.getmembers() if m.isfile()}
+    return site_digests(out)

@@ -5,14 +5,13 @@ build's site byte for byte. Nobody should have to remove a cache by hand."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import shutil
-import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from site_helpers import output_digests
 
 from builder.cli import main
 
@@ -24,15 +23,6 @@ def _build(data: Path, out: Path, *flags: str) -> tuple[int, str]:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = main(["build", str(data), "-o", str(out), "--no-search", *flags])
     return code, err.getvalue()
-
-
-def _files(out: Path) -> dict[str, str]:
-    if out.suffix == ".tar":
-        with tarfile.open(out) as tar:
-            return {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()  # type: ignore[union-attr]
-                    for m in tar.getmembers() if m.isfile()}
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def _folder(path: Path) -> None:
@@ -92,7 +82,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, di
     cold = {}
     for kind in ("site", "site.tar"):
         assert _build(data, home / f"cold-{kind}", "--workers", "1")[0] == 0
-        cold[kind] = _files(home / f"cold-{kind}")
+        cold[kind] = output_digests(home / f"cold-{kind}")
     return data, cold
 
 
@@ -112,6 +102,6 @@ def test_a_damaged_cache_is_rebuilt(corpus: tuple[Path, dict[str, dict[str, str]
     damage(where(cache))
     code, err = _build(data, out, "--workers", "2")
     assert (code, "scorecards:" in err) == (0, False), err
-    assert _files(out) == cold[kind]
+    assert output_digests(out) == cold[kind]
     code, err = _build(data, out, "--workers", "2")  # and the cache it left works
-    assert (code, "scorecards:" in err, _files(out)) == (0, False, cold[kind]), err
+    assert (code, "scorecards:" in err, output_digests(out)) == (0, False, cold[kind]), err

@@ -6,7 +6,6 @@ the cold build. Through the real command, with one worker and two."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import shutil
@@ -14,6 +13,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from site_helpers import output_digests
 
 from builder.cli import main
 
@@ -26,15 +26,6 @@ def _build(data: Path, out: Path, workers: int) -> int:
         return main(["build", str(data), "-o", str(out), "--no-search", "--workers", str(workers)])
 
 
-def _files(out: Path) -> dict[str, str]:
-    if out.suffix == ".tar":
-        with tarfile.open(out) as tar:
-            return {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()  # type: ignore[union-attr]
-                    for m in tar.getmembers() if m.isfile()}
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.rglob("*")) if p.is_file()}
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[str, dict[str, str]]]:
     home = tmp_path_factory.mktemp("reuse")
@@ -45,7 +36,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[st
     cold = {}
     for name in ("site", "site.tar"):
         assert _build(data, home / f"cold-{name}", 1) == 0
-        cold[name] = _files(home / f"cold-{name}")
+        cold[name] = output_digests(home / f"cold-{name}")
     return data, PAGE.format(server=folders[0].name), cold
 
 
@@ -67,7 +58,7 @@ def test_a_page_changed_in_the_previous_folder_is_rendered_again(corpus, tmp_pat
     assert _build(data, out, workers) == 0
     _keep_time(out / page, b"<!-- edited by hand -->" if damage == "edited" else None)
     assert _build(data, out, workers) == 0
-    assert _files(out) == cold["site"]
+    assert output_digests(out) == cold["site"]
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -85,4 +76,4 @@ def test_a_byte_flipped_in_the_previous_tar_is_rendered_again(corpus, tmp_path: 
         handle.write(bytes([byte[0] ^ 0x20]))
     os.utime(out, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert _build(data, out, workers) == 0
-    assert _files(out) == cold["site.tar"]
+    assert output_digests(out) == cold["site.tar"]
