@@ -70,6 +70,17 @@ def unscored_server(site: Path) -> str | None:
     return rows[0][0].removesuffix("index.html") if rows else None
 
 
+def search_results(site: Path) -> str | None:
+    """`search/?q=…` for the first word of the best server's name (read from its JSON index): the
+    search page with its results drawn, servers grouped above tools."""
+    index = site / "api" / "server-list.json"
+    if not index.is_file():
+        return None
+    rows = json.loads(index.read_text(encoding="utf-8"))["rows"]
+    words = [word for word in rows[0][1].split() if word.isalpha() and len(word) > 3] if rows else []
+    return f"search/?q={words[-1].lower()}" if words else None
+
+
 def pages(site: Path) -> dict[str, str]:
     """One page of each kind: name → address below the site root."""
     kinds = {
@@ -83,6 +94,9 @@ def pages(site: Path) -> dict[str, str]:
         "compare (static)": first(site, "compare/*/index.html"),
         "compare (chosen)": chosen_comparison(site),
         "search": "search/",
+        "search results": search_results(site),
+        "categories": "categories/",
+        "category": first(site, "categories/*/index.html"),
         "rubric": "rubric/",
         "changes": "changes/",
         "downloads": "downloads/",

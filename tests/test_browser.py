@@ -339,6 +339,15 @@ def _overflow(page: object) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")  # type: ignore[attr-defined]
 
 
+def _illegible(page: object) -> list[str]:
+    """Text drawn smaller than 12 px (Lighthouse's legible-text bar), outside charts (whose labels
+    have their own bar, test_chart_svg): the element and its size."""
+    return page.evaluate("""() => [...document.querySelectorAll('body *')].filter((el) =>
+        !el.closest('svg') && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) &&
+        el.getClientRects().length && parseFloat(getComputedStyle(el).fontSize) < 12
+    ).map((el) => el.tagName.toLowerCase() + ' ' + getComputedStyle(el).fontSize).slice(0, 5)""")  # type: ignore[attr-defined]
+
+
 def test_not_scored_servers_and_tools_are_pages(small, browser) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
@@ -367,6 +376,9 @@ def test_not_scored_servers_and_tools_are_pages(small, browser) -> None:
     row = page.locator("#servers-table tbody tr", has_text="fresh")
     assert row.get_attribute("data-tier") == "not scored" and "not scored yet" in row.inner_text()
     assert page.locator("select.tier-filter option", has_text="not scored (1)").count() == 1
+    # Its reason, in small print under its name, is still legible on a phone.
+    assert row.locator("small:not(.who)").count() == 1
+    assert _illegible(page) == []
     page.close()
 
 
@@ -383,6 +395,8 @@ def test_no_page_kind_is_wider_than_a_phone(site, browser) -> None:
             page.wait_for_selector("#search-results li")
         if _overflow(page) > 2:
             failures.append(f"{url}: {_overflow(page)}px too wide")
+        if small_print := _illegible(page):
+            failures.append(f"{url}: text below 12 px: {small_print}")
         clipped = page.evaluate("""() => [...document.querySelectorAll('main *')].filter((el) => {
             const style = getComputedStyle(el);
             // (a visually hidden table head, 1 px wide, is hidden on purpose)

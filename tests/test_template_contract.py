@@ -28,6 +28,7 @@ from site_helpers import build_in_memory
 from builder.config import SiteConfig
 from builder.engine.assets import TEMPLATES
 from builder.engine.render import Renderer
+from builder.tdqs.pages.search_fields import ServerSearchDoc
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -187,6 +188,16 @@ def test_every_page_template_was_rendered(rendered: dict[str, set[tuple[str, typ
         if "static" not in path.parts and "new" not in path.parts
     }
     assert on_disk - referenced == set()
+
+
+def test_every_template_is_given_models(rendered: dict[str, set[tuple[str, type]]]) -> None:
+    """Every context a template is rendered with is a pydantic model, so the test below checks it:
+    the pages' contexts and the search documents' alike (a dict would pass unchecked)."""
+    untyped = sorted(f"{template}: {name} is a {kind.__name__}"
+                     for template, contexts in rendered.items() for name, kind in contexts
+                     if not issubclass(kind, BaseModel))
+    assert untyped == []
+    assert ("doc", ServerSearchDoc) in rendered["search/tdqs_server.html"]
 
 
 def test_templates_read_only_what_their_contexts_define(

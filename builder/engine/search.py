@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from builder.urls import check_output_path
 
 SHARD_DOCS = 2000
@@ -69,7 +71,8 @@ class SearchDoc:
 
     path: str
     template: str
-    context: Any
+    context: BaseModel | None
+    """The template's context (its contract: tests/test_template_contract.py); None once rendered."""
     html: str | None = None
     """The document already rendered (by the worker process that read the record), if it was."""
 

@@ -9,7 +9,7 @@ the document's Pagefind metadata and orders by grade; a server's categories are 
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import BaseModel
 
 from builder.engine.search import compact_name
 from builder.tdqs.categories import spellings
@@ -17,25 +17,84 @@ from builder.tdqs.identity import identity
 from builder.tdqs.models import ServerMeta
 
 
-def server_fields(server_id: str, meta: ServerMeta, grade: str, sort: str) -> dict[str, Any]:
+class SearchTool(BaseModel):
+    """One tool of a server's search document: a sub-section the search page links to its page."""
+
+    slug: str
+    name: str
+    compact: str
+    """The name as one word (builder.engine.search.compact_name)."""
+    grade: str
+    """`A 4.1`, or `not scored yet`: what its search hit shows (`tool_grades`)."""
+    tier_text: str
+    """`TDQS A 4.1`, or `not scored yet`: what its sub-section says."""
+    description: str | None
+
+
+NOT_SCORED = "not scored yet"
+
+
+def search_tool(slug: str, name: str, grade: str | None, description: str | None) -> SearchTool:
+    """`grade`: `A 4.1`; None for a tool not scored yet."""
+    return SearchTool(
+        slug=slug, name=name, compact=compact_name(name), grade=grade or NOT_SCORED,
+        tier_text=f"TDQS {grade}" if grade else NOT_SCORED, description=description,
+    )
+
+
+class ServerSearchDoc(BaseModel):
+    """What templates/search/tdqs_server.html reads of a server, scored or not: its search document."""
+
+    display_name: str
+    compact: str
+    """The display name as one word."""
+    about: str | None
+    tier_text: str
+    """`overall A 4.9`, `not scored yet`, or empty below the coverage bar."""
+    server_id: str
+    identity: str
+    repository_url: str | None
+    owner: str | None
+    terms: str
+    """Everything the server is searched by besides its name (builder.tdqs.identity)."""
+    compact_terms: str
+    grade: str
+    """The overall grade as shown (`A 4.9`, `not scored yet`, `below 80% coverage`)."""
+    sort: str
+    """The number the search page orders by grade on (the overall score; 0 without one)."""
+    categories: list[str]
+    tool_grades: str
+    """`slug=A 4.1|slug2=B 3.2` (`tool_grades`)."""
+    tools: list[SearchTool]
+
+
+def server_search_doc(
+    server_id: str, display_name: str, meta: ServerMeta, *, tier_text: str, grade: str, sort: str,
+    tools: list[SearchTool],
+) -> ServerSearchDoc:
     """`grade`: the overall grade as shown (`A 4.9`, or `not scored yet`); `sort`: the number the
     search page orders by grade on (the overall score; 0 without one)."""
     who = identity(server_id, meta.repository_url)
-    terms = who.terms(server_id, meta.repository_url)
     names = [server_id, who.repository or "", who.owner or ""]
-    return {
-        "server_id": server_id,
-        "identity": who.label,
-        "repository_url": meta.repository_url,
-        "owner": who.owner,
-        "terms": terms,
+    return ServerSearchDoc(
+        display_name=display_name,
+        compact=compact_name(display_name),
+        about=meta.description,
+        tier_text=tier_text,
+        server_id=server_id,
+        identity=who.label,
+        repository_url=meta.repository_url,
+        owner=who.owner,
+        terms=who.terms(server_id, meta.repository_url),
         # Only the compact forms that differ from the name (`jdoe-x` → `jdoex`; `jdoe` is indexed as it is).
-        "compact_terms": " ".join(dict.fromkeys(compact_name(n) for n in names if n and compact_name(n) != n.lower())),
-        "grade": grade,
-        "sort": sort,
+        compact_terms=" ".join(dict.fromkeys(compact_name(n) for n in names if n and compact_name(n) != n.lower())),
+        grade=grade,
+        sort=sort,
         # One spelling per category, as a server lists it (its own, not the corpus's choice).
-        "categories": list(spellings(meta.categories or []).values()),
-    }
+        categories=list(spellings(meta.categories or []).values()),
+        tool_grades=tool_grades([(tool.slug, tool.grade) for tool in tools]),
+        tools=tools,
+    )
 
 
 def tool_grades(tools: list[tuple[str, str]]) -> str:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder import urls
-from builder.engine.search import SearchDoc, compact_name
-from builder.tdqs.pages.search_fields import server_fields, tool_grades
+from builder.engine.search import SearchDoc
+from builder.tdqs.pages.search_fields import search_tool, server_search_doc
 from builder.tdqs.pages.views import ServerScores, server_scores
 from builder.tdqs.reader import Server
 from builder.tdqs.registry_index import index_entry_json
@@ -59,37 +59,19 @@ def search_doc(server: Server, scores: ServerScores) -> SearchDoc:
     it too costs Pagefind a third more time at registry scale, for words nobody searches by)."""
     published = scores.coverage_ok and scores.overall_tier is not None and scores.overall_score is not None
     grade = f"{scores.overall_tier} {scores.overall_score:.1f}" if published else "below 80% coverage"
-    unscored = [(server.unscored_slugs[name], "not scored yet") for name in server.unscored_tools]
+    tools = [
+        search_tool(tool.slug, tool.name, f"{tool.checked.tier} {tool.checked.tdqs:.1f}",
+                    tool.definition.tool.description if tool.definition else None)
+        for tool in server.current.tools
+    ] + [
+        search_tool(server.unscored_slugs[name], name, None, definition.tool.description)
+        for name, definition in server.unscored_tools.items()
+    ]
     return SearchDoc(
         path=urls.server_page(server.slug),
         template="search/tdqs_server.html",
-        context={
-            "display_name": server.display_name,
-            "compact": compact_name(server.display_name),
-            "about": server.meta.description,
-            "tier_text": f"overall {grade}" if published else "",
-            **server_fields(server.server_id, server.meta, grade, f"{scores.overall_score:.1f}" if published else "0"),
-            "tool_grades": tool_grades(
-                [(tool.slug, f"{tool.checked.tier} {tool.checked.tdqs:.1f}") for tool in server.current.tools] + unscored
-            ),
-            "tools": [
-                {
-                    "slug": tool.slug,
-                    "name": tool.name,
-                    "compact": compact_name(tool.name),
-                    "tier_text": f"TDQS {tool.checked.tier} {tool.checked.tdqs:.1f}",
-                    "description": tool.definition.tool.description if tool.definition else None,
-                }
-                for tool in server.current.tools
-            ] + [
-                {
-                    "slug": server.unscored_slugs[name],
-                    "name": name,
-                    "compact": compact_name(name),
-                    "tier_text": "not scored yet",
-                    "description": definition.tool.description,
-                }
-                for name, definition in server.unscored_tools.items()
-            ],
-        },
+        context=server_search_doc(
+            server.server_id, server.display_name, server.meta, tier_text=f"overall {grade}" if published else "",
+            grade=grade, sort=f"{scores.overall_score:.1f}" if published else "0", tools=tools,
+        ),
     )

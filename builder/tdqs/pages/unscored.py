@@ -14,10 +14,10 @@ from markupsafe import Markup
 from pydantic import ConfigDict, Field
 
 from builder import urls
-from builder.engine.search import SearchDoc, compact_name
+from builder.engine.search import SearchDoc
 from builder.pages.page import Page, PageContext
 from builder.tdqs.identity import identity
-from builder.tdqs.pages.search_fields import server_fields, tool_grades
+from builder.tdqs.pages.search_fields import NOT_SCORED, search_tool, server_search_doc
 from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
     CategoryLink,
@@ -145,17 +145,9 @@ def unscored_search_doc(server: UnscoredServer) -> SearchDoc:
     return SearchDoc(
         path=urls.server_page(server.slug),
         template="search/tdqs_server.html",
-        context={
-            "display_name": server.display_name,
-            "compact": compact_name(server.display_name),
-            "about": server.meta.description,
-            "tier_text": "not scored yet",
-            **server_fields(server.server_id, server.meta, "not scored yet", "0"),
-            "tool_grades": tool_grades([(server.tool_slugs[name], "not scored yet") for name in server.tools]),
-            "tools": [
-                {"slug": server.tool_slugs[name], "name": name, "compact": compact_name(name),
-                 "tier_text": "not scored yet", "description": definition.tool.description}
-                for name, definition in server.tools.items()
-            ],
-        },
+        context=server_search_doc(
+            server.server_id, server.display_name, server.meta, tier_text=NOT_SCORED, grade=NOT_SCORED, sort="0",
+            tools=[search_tool(server.tool_slugs[name], name, None, definition.tool.description)
+                   for name, definition in server.tools.items()],
+        ),
     )
