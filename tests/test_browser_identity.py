@@ -134,6 +134,33 @@ def test_same_named_servers_are_told_apart_in_the_list_the_heading_and_link_prev
             page.close()
 
 
+def test_tool_pages_and_the_changes_page_say_whose_server(registry, browser) -> None:
+    """A tool page's breadcrumb, title and link preview, and each row of the changes page, name the
+    server with whose it is: two same-named servers' tools and changes are told apart too."""
+    base, out, servers = registry
+    by_id = {server.server_id: server for server in servers}
+    for name, group in _same_named(servers).items():
+        for server in group:
+            tool = sorted((out / "servers" / server.server_id / "tools").iterdir())[0].name
+            page, errors = _open(browser, f"{base}servers/{server.server_id}/tools/{tool}/")
+            crumb = page.locator('nav[aria-label="Breadcrumb"]')
+            assert crumb.locator("a").nth(1).inner_text() == name
+            assert crumb.locator("small").inner_text() == f"({server.who})"
+            assert f"{name} ({server.who})" in page.title()
+            assert server.who in page.locator('meta[property="og:title"]').get_attribute("content")
+            assert not errors, errors
+            page.close()
+    page, errors = _open(browser, base + "changes/")
+    rows = page.locator("table.changes tbody tr").all()
+    assert rows
+    for row in rows:
+        cell = row.locator("td").nth(1)
+        server = by_id[cell.locator("a").get_attribute("href").rstrip("/").split("/")[-1]]
+        assert (cell.locator("a").inner_text(), cell.locator(".who").inner_text()) == (server.name, server.who)
+    assert not errors, errors
+    page.close()
+
+
 def _find(page, text: str) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
     box = page.get_by_label("Find a server")
     box.fill(text)

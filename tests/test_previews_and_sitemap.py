@@ -48,7 +48,8 @@ def test_server_and_tool_previews_carry_the_grade(tmp_path: Path) -> None:
     for description in (meta(page, "name", "description"), meta(page, "property", "og:description")):
         assert "overall A 4.3" in description and "coherence A 4.5" in description
     tool = writer.text("servers/early/tools/t_one/index.html")
-    assert meta(tool, "property", "og:title") == "t_one · early · TDQS A 4.2"
+    # Whose server, as on its page: no repository, so its id (issue 33).
+    assert meta(tool, "property", "og:title") == "t_one · early (early) · TDQS A 4.2"
     assert "4.2" in meta(tool, "property", "og:description")
 
 

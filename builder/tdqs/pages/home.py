@@ -82,12 +82,10 @@ class HomeContext(PageContext):
     histogram_chart: dict[str, Any]
 
 
-def recent_changes(corpus: TdqsSection, entries: list[ListEntry]) -> list[RecentChange]:
+def recent_changes(corpus: TdqsSection) -> list[RecentChange]:
     """The newest few changes of the changes page, each in a line, with whose server it is."""
-    who = {entry.slug: entry for entry in entries}
     found = []
     for change in corpus.changes.items[:CHANGES_SHOWN]:
-        entry = who.get(change.server_slug)
         moved = len(change.tools)
         if change.overall_delta:  # the overall score moved (and is published before and after)
             parts = [f"overall {numbers.fixed(change.overall_before)} → {numbers.fixed(change.overall_after)}"]
@@ -96,7 +94,7 @@ def recent_changes(corpus: TdqsSection, entries: list[ListEntry]) -> list[Recent
         if moved:
             parts.append(f"{moved} tool{'s' if moved != 1 else ''} changed")
         found.append(RecentChange(
-            name=change.server_name, identity=entry.row().identity if entry else change.server_slug,
+            name=change.server_name, identity=change.server_identity,
             page=change.server_page, when=day_words(change.scored_at), scored_at=change.scored_at,
             summary=", ".join(parts) or "rescored",
         ))
@@ -128,7 +126,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
         best=[entry.row() for entry in sorted((e for e in entries if e.tier in GRADED), key=rank_key)[:BEST_SHOWN]],
         categories=summaries(categories[:CATEGORIES_SHOWN]),
         category_count=len(categories),
-        recent=recent_changes(corpus, entries),
+        recent=recent_changes(corpus),
         data_as_of=day_words(corpus.data_as_of) if corpus.data_as_of else None,
         stats=stats,
         tiers=tiers,

@@ -12,6 +12,7 @@ from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
 from builder.publish.feeds import FeedEntry, atom
 from builder.tdqs.bulk import DATASETS, FOLDER
+from builder.tdqs.identity import identity
 from builder.tdqs.pages.views import BadgeView, View, overall_change, server_history, server_scores, tool_changes
 from builder.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
 
@@ -125,6 +126,8 @@ class ChangeRow(View):
     server_slug: str
     server_page: str
     server_name: str
+    server_identity: str
+    """Whose server it is (builder.tdqs.identity), under its name."""
     scored_at: str
     changes: list[str]
     """The server-level line: every change of the overall score, with its tier change when there is one."""
@@ -144,6 +147,7 @@ def change_rows(server: Server) -> list[ChangeRow]:
     delta (a change inside a tier included: 3.5 → 3.8 is a change, not "no change"), and every tool
     that moved with its TDQS delta and a link to its page."""
     pages = {tool.name: urls.tool_page(server.slug, tool.slug) for tool in server.current.tools}
+    who = identity(server.server_id, server.meta.repository_url).label
     rows = []
     for previous, capture in itertools.pairwise(server.captures):
         before = {t.name: t for t in previous.tools}
@@ -164,7 +168,7 @@ def change_rows(server: Server) -> list[ChangeRow]:
             continue
         rows.append(ChangeRow(
             server_slug=server.slug, server_page=urls.server_page(server.slug), server_name=server.display_name,
-            scored_at=capture.generated_at,
+            server_identity=who, scored_at=capture.generated_at,
             changes=lines, overall_before=old_scores.overall_score, overall_after=new_scores.overall_score,
             overall_delta=_delta(old_scores.overall_score, new_scores.overall_score), tools=tools,
         ))

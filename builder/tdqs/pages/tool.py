@@ -15,6 +15,7 @@ from builder import numbers, urls
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.tdqs.checklist import Action, anchor_for, tool_actions
+from builder.tdqs.identity import identity
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.definitions import DefinitionChange, changes, first_seen, summary
 from builder.tdqs.pages.siblings import OtherTools
@@ -30,6 +31,7 @@ from builder.tdqs.pages.views import (
     notes_for,
     provenance,
     stated_text,
+    titled,
     tool_changes,
 )
 from builder.tdqs.reader import Server, ToolRecord, stand_in_models
@@ -70,6 +72,8 @@ class ToolContext(PageContext):
 
     server_slug: str
     server_name: str
+    server_identity: str
+    """Whose server it is (builder.tdqs.identity), beside its name in the breadcrumb and the title."""
     name: str
     slug: str
     tdqs: float
@@ -172,16 +176,18 @@ def tool_context(
     score, stated = tool.checked.score, tool.checked.stated
     signals = score.context_signals.model_dump(by_alias=True)
     others, more = siblings.of(tool.name)
+    who = identity(server.server_id, server.meta.repository_url).label
     return ToolContext(
         stand_in_models=stand_in_models(c.report.model for c in server.captures),
-        title=f"{tool.name} · {server.display_name}",
+        title=f"{tool.name} · {titled(server.display_name, who)}",
         description=(
             f"TDQS {numbers.fixed(tool.checked.tdqs)} (tier {tool.checked.tier}) for the tool {tool.name} "
-            f"of {server.display_name}."
+            f"of {titled(server.display_name, who)}."
         ),
         grade=f"TDQS {tool.checked.tier} {numbers.fixed(tool.checked.tdqs)}",
         server_slug=server.slug,
         server_name=server.display_name,
+        server_identity=who,
         name=tool.name,
         slug=tool.slug,
         tdqs=tool.checked.tdqs,

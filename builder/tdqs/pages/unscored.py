@@ -38,6 +38,8 @@ class UnscoredToolContext(PageContext):
 
     server_slug: str
     server_name: str
+    server_identity: str
+    """Whose server it is (builder.tdqs.identity), beside its name in the breadcrumb and the title."""
     name: str
     slug: str
     reason: str
@@ -79,7 +81,7 @@ class UnscoredSummary:
 
 
 def _tool_page(
-    server_slug: str, server_name: str, name: str, slug: str, reason: str, definition: Definition,
+    server_slug: str, server_name: str, who: str, name: str, slug: str, reason: str, definition: Definition,
     siblings: OtherTools, key: str,
 ) -> Page:
     path = urls.tool_page(server_slug, slug)
@@ -87,9 +89,9 @@ def _tool_page(
     def context() -> UnscoredToolContext:
         others, more = siblings.of(name)
         return UnscoredToolContext(
-            title=f"{name} · {server_name}: not scored yet",
-            description=f"The tool {name} of {server_name} has no TDQS score yet.",
-            server_slug=server_slug, server_name=server_name, name=name, slug=slug, reason=reason,
+            title=f"{name} · {titled(server_name, who)}: not scored yet",
+            description=f"The tool {name} of {titled(server_name, who)} has no TDQS score yet.",
+            server_slug=server_slug, server_name=server_name, server_identity=who, name=name, slug=slug, reason=reason,
             definition=describe_definition(definition.tool), other_tools=others, more_tools=more,
             other_tools_html=siblings.items(name, path),
         )
@@ -99,9 +101,10 @@ def _tool_page(
 def unscored_tool_pages(server: Server, siblings: OtherTools) -> Iterator[Page]:
     """The pages of a scored server's tools that have no score in its current capture."""
     rows = {row.name: row for row in unscored_rows(server)}
+    who = identity(server.server_id, server.meta.repository_url).label
     for name, definition in server.unscored_tools.items():
         row = rows[name]
-        yield _tool_page(server.slug, server.display_name, name, row.slug, row.reason, definition,
+        yield _tool_page(server.slug, server.display_name, who, name, row.slug, row.reason, definition,
                          siblings, server.digest)
 
 
@@ -111,9 +114,9 @@ def _listed(server: UnscoredServer) -> str:
 
 def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
     rows = [UnscoredToolRow(name=name, slug=server.tool_slugs[name], reason=_listed(server)) for name in server.tools]
+    who = identity(server.server_id, server.meta.repository_url).label
 
     def context() -> UnscoredServerContext:
-        who = identity(server.server_id, server.meta.repository_url).label
         return UnscoredServerContext(
             title=f"{titled(server.display_name, who)}: not scored yet",
             description=f"The MCP server {server.display_name} ({who}) has been captured but has no TDQS score yet.",
@@ -127,8 +130,8 @@ def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
     yield Page(urls.server_page(server.slug), "tdqs/server_unscored.html", context, key=server.digest)
     siblings = OtherTools(server.slug, [SiblingTool(name=row.name, slug=row.slug, tier=None, tdqs=None) for row in rows])
     for row in rows:
-        yield _tool_page(server.slug, server.display_name, row.name, row.slug, row.reason, server.tools[row.name],
-                         siblings, server.digest)
+        yield _tool_page(server.slug, server.display_name, who, row.name, row.slug, row.reason,
+                         server.tools[row.name], siblings, server.digest)
 
 
 def unscored_summary(server: UnscoredServer) -> UnscoredSummary:
