@@ -414,6 +414,26 @@ def test_no_page_kind_is_wider_than_a_phone(site, browser) -> None:
     assert not failures, "\n".join(failures)
 
 
+def test_numbers_line_up_right_under_their_headings(site, browser) -> None:
+    """In every data table of every page kind, a numeric column's heading and cells are set to the
+    right, so digits line up and the heading sits over them."""
+    base, kinds = site
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    failures = []
+    seen = 0
+    for template, path in sorted(kinds.items()):
+        if template == "404.html":
+            continue
+        page.goto(address(base, path), wait_until="networkidle")
+        aligned = page.evaluate("""() => [...document.querySelectorAll('table.data th.num, table.data td.num')]
+            .map((cell) => getComputedStyle(cell).textAlign)""")
+        seen += len(aligned)
+        if any(value != "right" for value in aligned):
+            failures.append(f"{path}: {sorted(set(aligned))}")
+    page.close()
+    assert seen > 100 and not failures, failures
+
+
 def test_statistics_tables_stay_in_their_column_at_desktop_width(site, browser) -> None:
     base, kinds = site
     page = browser.new_page(viewport={"width": 1280, "height": 900})
