@@ -103,7 +103,7 @@ def test_a_worker_error_reaches_the_caller_with_the_worker_traceback() -> None:
         assert "Traceback" in message and "_deep_in_the_task" in message
         assert "_Unpicklable: cannot take 3" in message
         workers.start_each(_fail, [4, 5])
-        with pytest.raises(WorkerError, match="(?s)worker 0 failed.*cannot take 4"):
+        with pytest.raises(WorkerError, match=r"(?s)worker 0 failed.*cannot take 4"):
             workers.collect()
         # The workers live on.
         assert [value for _, value in workers.share(_square, range(4))] == [0, 1, 4, 9]
