@@ -165,3 +165,33 @@ def test_sigterm_ends_a_worker_whatever_the_build_handles_it_with() -> None:
             workers.collect()
     finally:
         workers.close()
+
+
+def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`render_and_write` with several workers, several chunks each (each chunk opens its worker's
+    writer again: a tar segment is appended to), against one process."""
+    from builder import build as build_module
+    from builder.build import read_and_plan, render_and_write
+    from builder.config import SiteConfig
+    from builder.engine.artifact import TarWriter
+    from builder.engine.write import FolderWriter
+
+    config = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
+    model = read_and_plan(Path(__file__).resolve().parent.parent / "data", config)
+    monkeypatch.setattr(build_module, "CHUNK", 7)
+    made: dict[str, bytes] = {}
+    for workers in (1, 2):
+        tar = TarWriter(tmp_path / f"site-{workers}.tar")
+        folder = FolderWriter(tmp_path / f"site-{workers}")
+        for writer in (tar, folder):
+            render_and_write(model, config, writer, workers=workers)
+            writer.commit()
+            writer.finish()
+        made[f"tar-{workers}"] = (tmp_path / f"site-{workers}.tar").read_bytes()
+        made[f"folder-{workers}"] = json.dumps(
+            {p.relative_to(tmp_path / f"site-{workers}").as_posix(): p.read_bytes().hex()
+             for p in sorted((tmp_path / f"site-{workers}").rglob("*")) if p.is_file()}).encode()
+    assert made["tar-2"] == made["tar-1"]
+    assert made["folder-2"] == made["folder-1"]
