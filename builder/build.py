@@ -18,7 +18,7 @@ claim → read → load → plan → check → render → links → search → c
 Some steps are started and waited for later, so that they overlap without calling back into the
 build: Pagefind indexes the search documents as soon as the systems whose pages it indexes are
 planned, and with more than one worker (the default: one per core; `workers` is the build's only
-knob) a system may read its corpus in worker processes (builder.engine.owners), which render the
+knob) a system may read its corpus in worker processes (builder.engine.workers), which render the
 `Owned` outputs they read as soon as the site-wide values are known, while this process loads the
 rest and computes the statistics. With one worker, everything happens in this process.
 
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import gc
 import json
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -45,10 +44,10 @@ from builder.engine.heap import kept, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
-from builder.engine.owners import Owners, die_with_parent
 from builder.engine.problems import ProblemLog
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
+from builder.engine.workers import Workers
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Owned, Page
@@ -71,7 +70,7 @@ class Corpus:
     records: Any
 
     @property
-    def owners(self) -> Owners | None:
+    def owners(self) -> Workers | None:
         return self.system.owners(self.records)
 
 
@@ -312,49 +311,67 @@ def _render_indices(
 
 
 _SHARED: dict[str, Any] = {}
-"""What forked workers inherit: the outputs, the site-wide values, the site writer and the list of
-outputs to render. Set just before the fork, so nothing is pickled but chunk bounds going in and
-timings (and, for a tar, where each member landed) coming back."""
+"""What the render workers inherit: the outputs, the site-wide values, the settings and the list of
+outputs to render. Set just before they are forked, so nothing is pickled but chunk bounds (and
+where to write) going in and timings (and, for a tar, where each member landed) coming back."""
 
 
-def _worker_chunk(bounds: tuple[int, int]) -> tuple[int, float, float, list[Any], dict[str, str]]:
-    writer = _SHARED.get("own_writer")
-    if writer is None:
-        writer = _SHARED["own_writer"] = _SHARED["writer"].worker_writer()
-    renderer = _SHARED.setdefault("renderer", Renderer(_SHARED["config"], _SHARED["site"]))
-    indices = _SHARED["todo"][bounds[0] : bounds[1]]
-    links = LinkLog(_SHARED["config"].base_path)
-    timings = _render_indices(renderer, _SHARED["outputs"], indices, writer, links=links)
-    return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
+def _render_with(
+    renderer: Renderer, outputs: list[Output], indices: list[int], spec: WorkerSpec, base_path: str,
+) -> tuple[int, float, float, list[Any], dict[str, str]]:
+    """In a worker: renders `outputs[indices]` and writes them through a writer of its own
+    (`open_worker_writer`, which claims each path again); hands back how many, the seconds spent
+    rendering and writing, where they were written and the links they hold."""
+    writer = open_worker_writer(spec)
+    links = LinkLog(base_path)
+    try:
+        timings = _render_indices(renderer, outputs, indices, writer, links=links)
+        return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
+    finally:
+        writer.close()
+
+
+def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSpec]
+                       ) -> tuple[int, float, float, list[Any], dict[str, str]]:
+    """In a render worker (`_render_in_workers`): renders a chunk of the inherited outputs."""
+    start, end, spec = argument
+    config: SiteConfig = _SHARED["config"]
+    renderer = state.setdefault("renderer", Renderer(config, _SHARED["site"]))
+    return _render_with(renderer, _SHARED["outputs"], _SHARED["todo"][start:end], spec, config.base_path)
 
 
 def _render_in_workers(
     outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: SiteWriter, workers: int,
     todo: list[int], progress: Progress | None, links: LinkLog,
 ) -> dict[str, float]:
-    """Every output path to render is registered with the writer first (so duplicates still fail
-    before anything is written), then forked workers render chunks of them into the staging
-    folder (or their own tar segments). Fork shares the outputs copy-on-write; `gc.freeze` keeps
-    the collector from touching, and so copying, every inherited object."""
+    """Every output path to render is claimed through the writer first (so it is safe and unique
+    before anything is written), then workers forked now (builder.engine.workers) render chunks of
+    them into the staging folder (or their own tar segments). Fork shares the outputs
+    copy-on-write; `gc.freeze` keeps the collector from touching, and so copying, every inherited
+    object."""
     for index in todo:
         writer.reserve(outputs[index].path)
-    _SHARED.clear()
-    _SHARED.update(outputs=outputs, site=site, config=config, writer=writer, todo=todo)
-    chunks = [(start, min(start + CHUNK, len(todo))) for start in range(0, len(todo), CHUNK)]
+    spec = writer.worker_spec()
+    chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
     started = time.perf_counter()
     done = 0
     write_total = 0.0
+    _SHARED.clear()
+    _SHARED.update(outputs=outputs, site=site, config=config, todo=todo)
     gc.collect()
     settle()
     try:
-        with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
-            for count, _, wrote, written, targets in pool.imap_unordered(_worker_chunk, chunks):
+        pool = Workers(workers)
+        try:
+            for _, (count, _, wrote, written, targets) in pool.share(_render_chunk_task, chunks):
                 done += count
                 write_total += wrote
                 writer.adopt(written)
                 links.merge(targets)
                 if progress:
                     progress("render", done, len(todo))
+        finally:
+            pool.close()
     finally:
         _SHARED.clear()
     wall = time.perf_counter() - started
@@ -385,20 +402,13 @@ def start_search(
 
 def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
                        ) -> tuple[int, float, float, list[Any], dict[str, str]]:
-    """In a worker of builder.engine.owners: renders the given outputs of its own; hands back where they
-    were written and the links they hold."""
+    """In a worker that read its outputs (builder.engine.workers): renders the given ones of its own."""
     site, config, spec, indices = argument
-    writer = open_worker_writer(spec)
-    links = LinkLog(config.base_path)
-    try:
-        timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer, links=links)
-        return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
-    finally:
-        writer.close()
+    return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path)
 
 
 def start_owned(
-    owners: Owners, site: dict[str, Any], config: SiteConfig, writer: SiteWriter, manifest: Manifest | None
+    owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter, manifest: Manifest | None
 ) -> int:
     """Sets each worker rendering those of its own outputs that the previous build cannot lend,
     each path claimed through the writer first (so it is safe and unique among them before a worker
@@ -416,7 +426,7 @@ def start_owned(
     return reused
 
 
-def collect_owned(owners: Owners, writer: SiteWriter, links: LinkLog) -> float:
+def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     """Waits for the workers' rendering; returns their writing time as a share of the wall time."""
     wrote = 0.0
     for _, _, writing, written, targets in owners.collect():

@@ -191,11 +191,9 @@ class TarWriter(Writer):
             os.close(self._previous_tar)
             self._previous_tar = None
 
-    def worker_writer(self) -> SegmentWriter | RawFolderWriter:
-        """The writer a forked render worker uses: a segment of its own."""
-        return open_worker_writer(self.worker_spec())
-
     def worker_spec(self) -> WorkerSpec:
+        """Where a worker writes (`open_worker_writer`): a segment of its own, the paths reserved
+        here first."""
         return ("tar", self.staging)
 
     def adopt(self, entries: Iterable[tuple[str, Entry, str]]) -> None:

@@ -21,9 +21,9 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
-from builder.engine.owners import Owners
 from builder.engine.problems import ProblemLog
 from builder.engine.search import SearchDoc
+from builder.engine.workers import Workers
 from builder.pages.page import NavItem, Output
 
 
@@ -63,7 +63,7 @@ class GradingSystem:
     """When the data of the system's pages was captured, by folder (`servers/<slug>/` → its newest
     capture's timestamp): a page takes the date of the nearest folder above it, else `data_as_of`.
     The sitemap's `lastmod` (builder.publish.sitemap). Asked once the corpus is loaded."""
-    owners: Callable[[Any], Owners | None] = lambda corpus: None
+    owners: Callable[[Any], Workers | None] = lambda corpus: None
     """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
     search_docs: Callable[[Any], Iterable[SearchDoc]] = lambda corpus: ()
     """Compact search documents for Pagefind (see builder.engine.search), asked for before `load`."""

@@ -152,11 +152,9 @@ class FolderWriter(Writer):
     def has_previous(self, path: str) -> bool:
         return (self.out / path).is_file()
 
-    def worker_writer(self) -> RawFolderWriter:
-        """The writer a forked render worker uses: straight into the staging folder."""
-        return RawFolderWriter(self.staging)
-
     def worker_spec(self) -> tuple[str, Path]:
+        """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
+        staging folder, the paths reserved here first."""
         return ("folder", self.staging)
 
     def adopt(self, entries: list[tuple[str, str]]) -> None:
