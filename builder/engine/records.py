@@ -8,8 +8,11 @@ is the engine's, here: the chunks, the read cache (builder.engine.read_cache), t
 (builder.store.spool), handing the chunks to worker processes (builder.engine.owners) and taking
 their contributions in (`_take_in`), and the bookkeeping of the outputs the workers hold (`Owned`).
 
-A worker does not hold the sources it read until it renders their outputs: it reads each again
-then (`_Deferred`), so its memory does not grow with what it read.
+Each source is read once per build. A worker that read a source keeps what rendering its outputs
+needs on its own disk (`_OutputStore`: the outputs, their contexts resolved, pickled and appended
+to a per-worker file) and renders from there, so its memory does not grow with what it read. A
+source taken from the read cache was not read in this build: should one of its outputs be rendered
+after all, it is read then (`_Deferred`).
 
 With one worker (or for a system whose records plan no outputs of their own: their pages are
 corpus-wide, planned from the gathered values and the store) the sources are read in the build's
@@ -18,6 +21,7 @@ own process by the same functions, which then holds the outputs as ordinary outp
 
 from __future__ import annotations
 
+import gc
 import pickle
 import shutil
 import tempfile
@@ -25,7 +29,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import IO, Any, Generic, TypeVar
 
 import duckdb
 
@@ -176,9 +180,8 @@ class _Reading:
     there is no cache)."""
     cache: Path | None
     """Where each source's entry is kept between builds, under its content key (`ReadCache`)."""
-    defer: bool
-    """Whether the outputs of a source read are read again when they are rendered (in a worker) rather
-    than held (in the build's process)."""
+    spill: Path | None
+    """Where a worker keeps the outputs it planned (`_OutputStore`); None: they are held."""
 
 
 @dataclass(frozen=True)
@@ -221,21 +224,69 @@ def read_source(system: RecordSystem[S, R], source: S, data_dir: Path, config: S
     return _Entry(contribution.rows, search, planned, log, contribution.gathered), contribution.outputs
 
 
+def _resolved(output: Page | DataFile) -> Page | DataFile:
+    """The output with what it is made from computed: picklable (no closures), and what rendering needs."""
+    if isinstance(output, Page):
+        return Page(output.path, output.template, output.resolved(), output.key)
+    return DataFile(output.path, output.data(), output.key)
+
+
+class _OutputStore:
+    """A worker's file of the outputs it planned, each source's appended as one pickle. Anonymous
+    (removed from its folder as it is made): the disk is freed when the worker ends."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self._file: IO[bytes] = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 (lives with the worker)
+        self._end = 0
+
+    def append(self, outputs: list[Page | DataFile]) -> tuple[int, int]:
+        data = pickle.dumps([_resolved(o) for o in outputs], protocol=pickle.HIGHEST_PROTOCOL)
+        self._file.seek(self._end)
+        self._file.write(data)
+        offset, self._end = self._end, self._end + len(data)
+        return offset, len(data)
+
+    def load(self, offset: int, length: int) -> list[Page | DataFile]:
+        self._file.seek(offset)
+        data = self._file.read(length)
+        # Unpickling makes many objects at once: the collector's walks of them cost more than
+        # the unpickling (they are short-lived and hold no cycles).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            loaded: list[Page | DataFile] = pickle.loads(data)
+        finally:
+            if enabled:
+                gc.enable()
+        return loaded
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """The outputs of one source, on the worker's disk."""
+
+    store: _OutputStore
+    offset: int
+    length: int
+    start: int
+
+
 @dataclass(frozen=True)
 class _Deferred:
-    """The outputs of one source, not held: read again when one of them is asked for."""
+    """The outputs of one source taken from the read cache: read when one of them is asked for."""
 
     source: Any
-    digest: str | None
+    digest: str
     reading: _Reading
     start: int
     count: int
 
 
 class _Outputs(list):  # type: ignore[type-arg]
-    """A worker's outputs: every source's `_Deferred`, so a worker's memory does not grow with the
-    sources it read; only the source whose outputs were asked for last is read again and held.
-    Outputs are rendered in the order they were planned, so each source is read again once."""
+    """A worker's outputs: every source's `_Stored` or `_Deferred`, so a worker's memory does not
+    grow with the sources it read; only the source whose outputs were asked for last is held.
+    Outputs are rendered in the order they were planned, so each source's are loaded once."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -243,13 +294,17 @@ class _Outputs(list):  # type: ignore[type-arg]
 
     def __getitem__(self, index: Any) -> Any:
         item = super().__getitem__(index)
-        if not isinstance(item, _Deferred):
+        if not isinstance(item, _Stored | _Deferred):
             return item
         if self._made[0] != item.start:
-            reading = item.reading
-            _, made = read_source(reading.system, item.source, reading.data_dir, reading.config, item.digest, None)
-            if len(made) != item.count:
-                raise RuntimeError(f"{item.source}: the cached plan does not match the data")
+            if isinstance(item, _Stored):
+                made = item.store.load(item.offset, item.length)
+            else:
+                reading = item.reading
+                _, made = read_source(reading.system, item.source, reading.data_dir, reading.config,
+                                      item.digest, None)
+                if len(made) != item.count:
+                    raise RuntimeError(f"{item.source}: the cached plan does not match the data")
             self._made = (item.start, made)
         return self._made[1][index - item.start]
 
@@ -261,13 +316,18 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -> 
     outputs: _Outputs = state.setdefault("outputs", _Outputs())
     renderer: Renderer = state.setdefault("renderer", Renderer(reading.config, {}))
     cache = ReadCache(reading.cache) if reading.cache is not None else None
+    store: _OutputStore | None = None
+    if reading.spill is not None:
+        store = state.get("store")
+        if store is None:
+            store = state["store"] = _OutputStore(reading.spill)
     start = len(outputs)
     keys, entries = [], []
     for source in sources:
         digest = system.digest(source) if cache is not None else None
         key = content_key(reading.code, digest) if digest is not None else ""
         cached = cache.load(key) if cache is not None else None
-        if cached is not None:
+        if cached is not None and digest is not None:
             count, data = cached
             outputs.extend([_Deferred(source, digest, reading, len(outputs), count)] * count)
         else:
@@ -275,10 +335,11 @@ def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -> 
             data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
             if cache is not None:
                 cache.store(key, len(made), data)
-            if not reading.defer:
+            if store is None:
                 outputs.extend(made)
-            else:
-                outputs.extend([_Deferred(source, digest, reading, len(outputs), len(made))] * len(made))
+            elif made:
+                offset, length = store.append(made)
+                outputs.extend([_Stored(store, offset, length, len(outputs))] * len(made))
         keys.append(key)
         entries.append(data)
     return _Chunk(start, keys, entries)
@@ -331,7 +392,8 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     cache = context.cache
     folder = cache / f"{system.name}-servers" if cache is not None and owned else None
     code = content_key(code_key(), context.config.model_dump_json()) if folder is not None else ""
-    reading = _Reading(system, context.data_dir, context.config, code, folder, owned)
+    spill = (cache if cache is not None else Path(tempfile.gettempdir())) if owned else None
+    reading = _Reading(system, context.data_dir, context.config, code, folder, spill)
     chunks = [(reading, sources[i : i + system.chunk]) for i in range(0, len(sources), system.chunk)]
     spool = _spool(cache, system.name)
     gathering = system.gathering()
