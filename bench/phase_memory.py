@@ -24,11 +24,12 @@ if __package__ in (None, ""):
 
 from builder.config import SiteConfig  # noqa: E402
 from builder.engine.problems import ProblemLog  # noqa: E402
+from builder.engine.records import ReadContext, read_records  # noqa: E402
 from builder.store.tables import opened  # noqa: E402
 from builder.tdqs.bulk import bulk_files  # noqa: E402
 from builder.tdqs.pages import publish  # noqa: E402
 from builder.tdqs.pages.home import home_page  # noqa: E402
-from builder.tdqs.pages.section import read_section  # noqa: E402
+from builder.tdqs.pages.section import RECORDS  # noqa: E402
 from builder.tdqs.pages.server_list import server_list_outputs  # noqa: E402
 
 
@@ -53,15 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{stage:<12} {rss_mib():>6} MiB  {time.perf_counter() - started:7.1f} s  {extra}", flush=True)
 
     say("start")
-    section = read_section(args.data, ProblemLog(), config, args.cache, workers=args.workers)
-    if section is None:
+    records = read_records(RECORDS, ReadContext(args.data, ProblemLog(), config, args.cache, args.workers))
+    if records is None:
         raise SystemExit(f"{args.data} has no TDQS servers")
+    section = records.corpus
     try:
         say("read", f"{section.server_count:,} scored servers, {len(section.outputs):,} outputs planned")
-        documents = sum(1 for _ in section.search_docs())
+        documents = sum(1 for _ in records.search_docs())
         say("search docs", f"{documents:,} read back from the spool")
         with opened(args.cache) as con:
-            section.load(con)
+            records.load(con)
             say("load")
             steps: list[tuple[str, Callable[[], Iterable[object]]]] = [
                 ("home", lambda: [home_page(con, section)]),
@@ -78,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                 say(name, f"{len(made):,} outputs")
         say("store closed", f"{len(kept):,} corpus-wide outputs held")
     finally:
-        if section.owners is not None:
-            section.owners.close()
+        if records.owners is not None:
+            records.owners.close()
     return 0
 
 

@@ -45,6 +45,7 @@ from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.problems import ProblemLog
+from builder.engine.records import Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
 from builder.engine.workers import Workers
@@ -64,14 +65,19 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass(frozen=True)
 class Corpus:
-    """A grading system and what it read."""
+    """A grading system and what the engine read of it (builder.engine.records)."""
 
     system: GradingSystem
-    records: Any
+    read: Records
+
+    @property
+    def records(self) -> Any:
+        """What the system's pages read: the corpus its records gathered."""
+        return self.read.corpus
 
     @property
     def owners(self) -> Workers | None:
-        return self.system.owners(self.records)
+        return self.read.owners
 
 
 @dataclass
@@ -113,12 +119,13 @@ def read_and_plan(
 
 
 def read(systems: Iterable[GradingSystem], context: ReadContext) -> list[Corpus]:
-    """Every system that has files under the data directory, with what it read. A system may fork
-    workers to read (`context.workers`): they are closed here if a later system fails."""
+    """Every system that has files under the data directory, with what was read of it, each read
+    by the engine the same way (builder.engine.records). A system may be read by forked workers
+    (`context.workers`): they are closed here if a later system fails."""
     present: list[Corpus] = []
     try:
         for system in systems:
-            records = system.read(context)
+            records = read_records(system.records, context)
             if records is not None:
                 present.append(Corpus(system, records))
     except BaseException:
@@ -157,6 +164,7 @@ def load_and_plan(con: Any, config: SiteConfig, present: list[Corpus]) -> tuple[
     loading = 0.0
     for corpus in present:
         began = time.perf_counter()
+        corpus.read.load(con)
         corpus.system.load(con, corpus.records)
         loading += time.perf_counter() - began
         planned[corpus.system.key] = list(corpus.system.outputs(con, corpus.records, config))
@@ -390,7 +398,7 @@ def start_search(
     index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
     index.add(
         ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
-         for c in present for doc in c.system.search_docs(c.records)),
+         for c in present for doc in c.read.search_docs()),
         ((page.path, renderer.render(page))
          for c in present if c.system.indexes_pages for page in planned[c.system.key] if isinstance(page, Page)),
     )

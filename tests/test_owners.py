@@ -20,6 +20,7 @@ from builder.config import SiteConfig
 from builder.engine.owners import OwnerError, Owners
 from builder.engine.problems import ProblemLog
 from builder.engine.read_cache import ReadCache
+from builder.engine.records import ReadContext, read_records
 from builder.pages.page import DataFile, Owned, Page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def _files(folder: Path) -> dict[str, str]:
 
 
 def _owned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(section, "CHUNK", 4)
+    monkeypatch.setattr(section.RECORDS, "chunk", 4)
 
 
 def _data(tmp_path: Path) -> Path:
@@ -98,7 +99,7 @@ def test_a_worker_holds_none_of_the_servers_it_read(tmp_path: Path, monkeypatch:
     until its pages are rendered, but read again then (the build above checks the pages)."""
     data = _data(tmp_path)
     _owned(monkeypatch)
-    read = section.read_section(data, ProblemLog(), CONFIG, workers=2)
+    read = read_records(section.RECORDS, ReadContext(data, ProblemLog(), CONFIG, workers=2))
     assert read is not None and read.owners is not None
     try:
         read.owners.start_each(_held, [None] * read.owners.count)
@@ -106,7 +107,7 @@ def test_a_worker_holds_none_of_the_servers_it_read(tmp_path: Path, monkeypatch:
     finally:
         read.owners.close()
     planned = sum(isinstance(output, Owned) for output in read.outputs)
-    assert planned == len(read.outputs) > read.server_count > 0
+    assert planned == len(read.outputs) > read.corpus.server_count > 0
     assert sum(count for count, _ in held) == planned
     assert [made for _, made in held] == [0] * len(held)
 

@@ -1,8 +1,8 @@
-"""What a grading system gives the build: a reader, a loader, its pages and its navigation.
+"""What a grading system gives the build: a description of its inputs, its pages and its navigation.
 
-Every system implements the same interface, called the same way: `read` takes one `ReadContext`
-(whatever a system does not need of it, it leaves), and nothing in the build knows a system by
-name or branches on one. What differs between systems is declared here (`indexes_pages`), not
+Every system implements the same interface, called the same way: its inputs are described by the
+record protocol (builder.engine.records) and read by the engine, the same way for every system,
+and nothing in the build knows a system by name or branches on one. What differs between systems is declared here (`indexes_pages`), not
 inferred.
 
 The interface alone, so that a system's pages can say what they implement without importing the
@@ -15,42 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from builder.config import SiteConfig
-from builder.engine.problems import ProblemLog
-from builder.engine.search import SearchDoc
-from builder.engine.workers import Workers
+from builder.engine.records import ReadContext, RecordSystem
 from builder.pages.page import NavItem, Output
 
-
-@dataclass(frozen=True)
-class ReadContext:
-    """What every system's reader is given."""
-
-    data_dir: Path
-    log: ProblemLog
-    """Where the problems of the files read are logged (never raised)."""
-    config: SiteConfig
-    """The site settings: a system may plan its records' own pages as it reads them (TDQS does,
-    see builder.tdqs.pages.section)."""
-    cache: Path | None = None
-    """The build's cache folder (None when there is none), where a system may keep what it read
-    for the next build."""
-    workers: int = 1
-    """How many processes may read the corpus (and later render what they read); 1: this one."""
+__all__ = ["GradingSystem", "ReadContext"]
 
 
 @dataclass(frozen=True)
 class GradingSystem:
     key: str
-    read: Callable[[ReadContext], Any | None]
-    """Reads and validates the system's files under the data directory; None when it has none."""
-    load: Callable[[duckdb.DuckDBPyConnection, Any], None]
-    """Loads the validated records into DuckDB tables named `<key>_…`."""
+    records: RecordSystem[Any, Any]
+    """How its inputs are read (builder.engine.records); the functions below are given the corpus
+    its records gathered (`Records.corpus`)."""
     outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Output]]
     """Every page and data file of the system's section (`Owned` where a worker holds it)."""
     nav: Callable[[Any], list[NavItem]]
@@ -63,12 +44,11 @@ class GradingSystem:
     """When the data of the system's pages was captured, by folder (`servers/<slug>/` → its newest
     capture's timestamp): a page takes the date of the nearest folder above it, else `data_as_of`.
     The sitemap's `lastmod` (builder.publish.sitemap). Asked once the corpus is loaded."""
-    owners: Callable[[Any], Workers | None] = lambda corpus: None
-    """The worker processes that read the corpus and hold its `Owned` outputs, if it was read so."""
-    search_docs: Callable[[Any], Iterable[SearchDoc]] = lambda corpus: ()
-    """Compact search documents for Pagefind (see builder.engine.search), asked for before `load`."""
+    load: Callable[[duckdb.DuckDBPyConnection, Any], None] = lambda con, corpus: None
+    """Loads into DuckDB tables named `<key>_…` what the records' rows (`Contribution.rows`,
+    loaded by the engine) do not hold."""
     indexes_pages: bool = True
     """Whether Pagefind indexes the system's rendered pages (its templates mark
     `data-pagefind-body`): the build then loads and plans the system before it starts Pagefind.
-    A system that gives `search_docs` instead (a registry's) is loaded and planned while Pagefind
+    A system whose records give search documents instead (a registry's) is loaded and planned while Pagefind
     indexes and its workers render."""

@@ -73,8 +73,9 @@ def cache_folder(out: Path) -> Path:
 
 CACHE_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp", "store.duckdb", "store.duckdb.wal")
 """What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
-CACHE_FOLDERS = ("tdqs-servers", "tdqs-spool", "search-source", "store.tmp")
-"""… and as folders (builder.engine.read_cache, builder.store.spool, builder.engine.search, builder.store)."""
+CACHE_FOLDERS = ("tdqs-servers", "tdqs-spool", "cleo-spool", "flowmcp-spool", "search-source", "store.tmp")
+"""… and as folders (builder.engine.read_cache, builder.store.spool: one per system, builder.engine.search,
+builder.store)."""
 
 
 def repair_cache(cache: Path) -> None:

@@ -11,7 +11,7 @@ _CHECK = 16
 
 
 class ReadCache:
-    """Entries in one file each, named by a content key. For TDQS (builder.tdqs.pages.section)
+    """Entries in one file each, named by a content key. For TDQS (builder.engine.records, builder.tdqs.pages.section)
     an entry is what reading one server gave, under the hash of everything its read depends on (its
     id and slug, its files' bytes, the name and kind of every stray in its folder: reader.folder_digest),
     the builder's code and templates, and the site settings: a rebuild reads only the servers whose key is not here.

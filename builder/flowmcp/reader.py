@@ -58,15 +58,45 @@ class FlowCorpus:
         return max(stamps) if stamps else None
 
 
+Part = tuple[str, Path]
+"""A source of FlowMCP's: `grading-data` or `scoring-reports`, and its path. Each is read whole:
+a selection's rollup is made of its providers' rollups."""
+GRADING, REPORTS = "grading-data", "scoring-reports"
+
+
+def discover(data_dir: Path) -> list[Part] | None:
+    """The parts the data directory has (a linked folder among them: it is reported by the part
+    that reads it and never followed); None when it has neither."""
+    parts = [(GRADING, data_dir / GRADING_DATA), (REPORTS, data_dir / REPORTS_DIR)]
+    found = [(name, path) for name, path in parts if kind(path) != "missing"]
+    return found or None
+
+
+def read_part(part: Part, data_dir: Path, log: ProblemLog) -> tuple[str, bool, object]:
+    """The part read: its name, whether it is a folder, and its rollups (providers, selections)
+    or its report sets."""
+    name, path = part
+    if name == GRADING:
+        return name, kind(path) == "folder", read_tree(path, data_dir, log)
+    return name, kind(path) == "folder", read_reports(path, data_dir, log)
+
+
+def corpus(parts: list[tuple[str, bool, object]]) -> FlowCorpus | None:
+    """The corpus of the parts read; None when neither is a folder."""
+    if not any(folder for _, folder, _ in parts):
+        return None
+    providers: tuple[Rollup, ...] = ()
+    selections: tuple[Rollup, ...] = ()
+    reports: tuple[ReportSet, ...] = ()
+    for name, _, read in parts:
+        if name == GRADING:
+            providers, selections = read  # type: ignore[misc]
+        else:
+            reports = read  # type: ignore[assignment]
+    return FlowCorpus(providers, selections, reports)
+
+
 def read(data_dir: Path, log: ProblemLog) -> FlowCorpus | None:
     """None when the data directory has neither a `grading-data/` nor a `scoring-reports/` folder."""
-    tree, reports_dir = data_dir / GRADING_DATA, data_dir / REPORTS_DIR
-    tree_kind, reports_kind = kind(tree), kind(reports_dir)
-    # A linked folder is reported by the part that reads it and never followed (builder.sources.datafolder).
-    if tree_kind == "missing" and reports_kind == "missing":
-        return None
-    providers, selections = read_tree(tree, data_dir, log) if tree_kind != "missing" else ((), ())
-    reports = read_reports(reports_dir, data_dir, log) if reports_kind != "missing" else ()
-    if tree_kind != "folder" and reports_kind != "folder":
-        return None
-    return FlowCorpus(providers, selections, reports)
+    parts = discover(data_dir)
+    return None if parts is None else corpus([read_part(part, data_dir, log) for part in parts])

@@ -72,7 +72,7 @@ class NavItem:
 
 @dataclass(frozen=True, slots=True)
 class Owned:
-    """An output held by a worker process that read its inputs (builder.engine.owners): the parent
+    """An output held by a worker process that read its inputs (builder.engine.workers): the parent
     knows only where it goes and what it is made from; the owner renders it."""
 
     path: str

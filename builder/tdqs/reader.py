@@ -530,16 +530,26 @@ def _stamp(capture_id: str) -> str:
     return capture_id
 
 
-def read_servers(data_dir: Path, log: ProblemLog) -> Iterator[Server] | None:
-    """The data folder's servers, read and validated one at a time as they are asked for, in
-    data-folder order (problems logged); None when it has no TDQS data at all. What reads a whole
-    registry without holding it (`scorecards index`, `add`, `demo`) takes them from here."""
+def discover_servers(data_dir: Path, log: ProblemLog) -> list[layout.ServerFiles] | None:
+    """The data folder's server folders, in data-folder order (what is skipped, and clashing
+    slugs, logged); None when it has no TDQS data at all. The TDQS sources of the build
+    (builder.tdqs.pages.section) and of `read_servers`."""
     skipped: list[Path] = []
     found = layout.discover(data_dir, skipped)
     report_skipped(skipped, data_dir, SYSTEM, log)
     report_clashes(found, data_dir, log)
-    index_path = data_dir / layout.INDEX_FILE
-    if not found and kind(index_path) == "missing":
+    if not found and kind(data_dir / layout.INDEX_FILE) == "missing":
+        return None
+    return found
+
+
+def read_servers(data_dir: Path, log: ProblemLog) -> Iterator[Server] | None:
+    """The data folder's servers, read and validated one at a time as they are asked for, in
+    data-folder order (problems logged); None when it has no TDQS data at all. What reads a whole
+    registry without holding it (`scorecards index`, `add`, `demo`) takes them from here: the
+    sources the build reads (`discover_servers`), each read by `read_server` as the build does."""
+    found = discover_servers(data_dir, log)
+    if found is None:
         return None
     return (server for files in found if (server := read_server(files, data_dir, log)) is not None)
 

@@ -13,13 +13,15 @@ Pages (see `builder.cleo.corpus` for why sessions and runs are split this way):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from builder import cleo as source
 from builder import numbers, urls
 from builder.cleo import queries, store
-from builder.cleo.corpus import CleoCorpus, Session
+from builder.cleo.corpus import CleoCorpus, Session, build_corpus
 from builder.cleo.pages import stats as cleo_stats
 from builder.cleo.pages.api import sessions_api
 from builder.cleo.pages.chart import score_timeline
@@ -38,12 +40,18 @@ from builder.cleo.pages.views import (
     run_view,
     session_row,
 )
+from builder.cleo.reader import GradeLine, grade_files, read_grade_file
 from builder.cleo.rubric import DIMENSIONS
 from builder.config import CleoGradeScale, SiteConfig
-from builder.engine.grading_system import GradingSystem, ReadContext
-from builder.engine.problems import Problem
-from builder.pages.page import DataFile, NavItem, Page
+from builder.engine.grading_system import GradingSystem
+from builder.engine.incremental import content_key
+from builder.engine.problems import Problem, ProblemLog
+from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem
+from builder.pages.page import DataFile, NavItem, Output, Page
+from builder.sources.datafolder import report_skipped
+from builder.sources.jsonfile import relative_name
 from builder.store import queries as store_queries
+from builder.store.spool import Spool
 from builder.store.tables import query_dicts
 
 SECTION = "Agent sessions"
@@ -150,14 +158,53 @@ def nav(corpus: CleoCorpus) -> list[NavItem]:
     return [NavItem(SECTION, urls.CLEO_SESSIONS)]
 
 
-def read(context: ReadContext) -> CleoCorpus | None:
-    return source.read(context.data_dir, context.log)
+class _Gathering(Gathering):
+    """The lines of every file, in the files' order; the corpus is made of them all at once (a
+    session's runs may be spread over several files)."""
+
+    def __init__(self) -> None:
+        self.lines: list[GradeLine] = []
+        self.files: list[str] = []
+
+    def take(self, gathered: Any, spool: Spool) -> None:
+        name, lines = gathered
+        self.files.append(name)
+        self.lines.extend(lines)
+
+    def finish(self, context: ReadContext, outputs: list[Output], spool: Spool) -> CleoCorpus:
+        return build_corpus(self.lines, self.files)
+
+
+class CleoRecords(RecordSystem[Path, tuple[str, list[GradeLine]]]):
+    """A source is one `sessions/*.jsonl` file; its record, the file's valid lines. Its records
+    plan no outputs of their own: every page is planned from the gathered corpus and the store."""
+
+    name = source.SYSTEM
+
+    def discover(self, data_dir: Path, log: ProblemLog) -> list[Path] | None:
+        skipped: list[Path] = []
+        files = grade_files(data_dir, skipped)
+        report_skipped(skipped, data_dir, source.SYSTEM, log)
+        return files or None
+
+    def digest(self, path: Path) -> str:
+        return content_key(path.name, path.read_bytes())
+
+    def read(self, path: Path, data_dir: Path, log: ProblemLog, digest: str | None) -> tuple[str, list[GradeLine]]:
+        return relative_name(path, data_dir), read_grade_file(path, data_dir, log)
+
+    def contribute(self, record: tuple[str, list[GradeLine]] | None, log: ProblemLog, config: SiteConfig
+                   ) -> Contribution:
+        return Contribution(gathered=record)
+
+    def gathering(self) -> Gathering:
+        return _Gathering()
 
 
 def system() -> GradingSystem:
     return GradingSystem(
         key=source.SYSTEM,
-        read=read,
+        records=CleoRecords(),
         load=store.load,
         outputs=outputs,
         nav=nav,

@@ -19,13 +19,16 @@ section's entry for `builder.systems.all_systems()`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from builder import urls
 from builder.config import SiteConfig
-from builder.engine.grading_system import GradingSystem, ReadContext
+from builder.engine.grading_system import GradingSystem
+from builder.engine.problems import ProblemLog
+from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem
 from builder.flowmcp import SYSTEM, reader, store
 from builder.flowmcp.pages import stats as flowmcp_stats
 from builder.flowmcp.pages.entry import entry_outputs
@@ -38,8 +41,9 @@ from builder.flowmcp.reader import FlowCorpus
 from builder.flowmcp.records import Rollup
 from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.flowmcp.reports import ReportSet
-from builder.pages.page import DataFile, NavItem, Page
+from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.store import queries as store_queries
+from builder.store.spool import Spool
 
 PROBLEMS_SHOWN = 50
 """The section page lists this many of its input problems; the problems page lists all."""
@@ -176,14 +180,46 @@ def nav(corpus: FlowCorpus) -> list[NavItem]:
     return [NavItem(SECTION, urls.FLOWMCP)]
 
 
-def read(context: ReadContext) -> FlowCorpus | None:
-    return reader.read(context.data_dir, context.log)
+class _Gathering(Gathering):
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, bool, object]] = []
+
+    def take(self, gathered: Any, spool: Spool) -> None:
+        self.parts.append(gathered)
+
+    def finish(self, context: ReadContext, outputs: list[Output], spool: Spool) -> FlowCorpus | None:
+        return reader.corpus(self.parts)
+
+
+class FlowRecords(RecordSystem[reader.Part, tuple[str, bool, object]]):
+    """A source is one part of the data directory (`grading-data/`, `scoring-reports/`), read
+    whole; its records plan no outputs of their own: every page is planned from the gathered
+    corpus and the store."""
+
+    name = SYSTEM
+
+    def discover(self, data_dir: Path, log: ProblemLog) -> list[reader.Part] | None:
+        return reader.discover(data_dir)
+
+    def digest(self, source: reader.Part) -> str:
+        raise NotImplementedError("FlowMCP's parts are read in the build's process, never cached")
+
+    def read(self, source: reader.Part, data_dir: Path, log: ProblemLog, digest: str | None
+             ) -> tuple[str, bool, object]:
+        return reader.read_part(source, data_dir, log)
+
+    def contribute(self, record: tuple[str, bool, object] | None, log: ProblemLog, config: SiteConfig
+                   ) -> Contribution:
+        return Contribution(gathered=record)
+
+    def gathering(self) -> Gathering:
+        return _Gathering()
 
 
 def system() -> GradingSystem:
     return GradingSystem(
         key=SYSTEM,
-        read=read,
+        records=FlowRecords(),
         load=store.load,
         outputs=outputs,
         nav=nav,

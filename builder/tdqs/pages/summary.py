@@ -3,7 +3,7 @@
 The statistics, the server list, recent changes, the site feed, the index.json check and the
 search index each read a few fields of every server; the server's own pages read all of it. A
 `ServerSummary` is those few fields, made where the server was read. It is small and plain, so a
-worker process that reads part of a registry (builder.engine.owners) hands the parent summaries and keeps
+worker process that reads part of a registry (builder.engine.workers) hands the parent summaries and keeps
 the parsed servers, whose pages it renders itself: pickling a parsed server costs more than
 reading it.
 """
