@@ -9,13 +9,20 @@ the same page are left alone.
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import re
 from collections.abc import Iterable
 from urllib.parse import unquote
 
-_REFERENCE = re.compile(r"""\b(?:href|src)=(?:"([^"]*)"|'([^']*)')""")
+from builder.urls import check_output_path
+
+_REFERENCE = re.compile(r"""(?:href|src)=(?:"([^"]*)"|'([^']*)')""")
+"""An `href` or `src` attribute, where a word does not run on before it (`_references`)."""
+_WORD = re.compile(r"\w")
+_SPACE = frozenset(" \t\n\r\f\v\"'<>/=")
+"""Characters that are no word character: before one of them an attribute name starts a word."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -25,28 +32,112 @@ class BrokenLinks(Exception):
 
 def link_targets(page: str, text: str, base_path: str = "/") -> set[str]:
     """The output paths the page at `page` links to (a folder link as its `index.html`); a link
-    that leaves the site is given as it was written, so that it cannot match any output."""
+    that leaves the site is given as it was written, so that it cannot match any output.
+
+    This runs on every page a build renders, so each distinct reference of a page is resolved
+    once, the text of a reference is read once per build (`_reference`), and a plain relative
+    reference from a canonical page path is resolved by segment arithmetic instead of
+    `posixpath` (`_resolve_plain`); every other reference goes the general way (`_resolve`)."""
     targets: set[str] = set()
-    for match in _REFERENCE.finditer(text):
-        reference = html.unescape(match.group(1) if match.group(1) is not None else match.group(2))
-        reference = reference.split("#", 1)[0].split("?", 1)[0]
-        if not reference or reference.startswith("//") or _SCHEME.match(reference):
+    folder = posixpath.dirname(page)
+    parts = folder.split("/") if folder else []
+    plain_folder = _is_canonical(folder)
+    for raw in _references(text):
+        read = _reference(raw)
+        if read is None:
             continue
-        reference = unquote(reference)
-        if reference.startswith("/"):
-            if not reference.startswith(base_path):
-                targets.add(reference)
-                continue
-            resolved = posixpath.normpath(reference[len(base_path):] or ".")
+        reference, climb, rest = read
+        if climb < 0 or not plain_folder:
+            targets.add(_resolve(folder, reference, base_path))
         else:
-            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), reference))
-        if resolved == ".." or resolved.startswith("../"):
-            targets.add(reference)
-            continue
-        if reference.endswith("/") or resolved == ".":
-            resolved = "index.html" if resolved == "." else f"{resolved}/index.html"
-        targets.add(resolved)
+            targets.add(_resolve_plain(parts, reference, climb, rest))
     return targets
+
+
+def _references(text: str) -> set[str]:
+    """The distinct non-empty values of the `href` and `src` attributes in `text`: what
+    `\\b(?:href|src)=…` finds. The pattern has no `\\b`, which would keep the regular expression
+    engine from searching for its literal start and make it several times slower; a match where a
+    word runs on is refused here instead, and the search goes on from the next character, as
+    the `\\b` pattern's search would."""
+    found: set[str] = set()
+    search = _REFERENCE.search
+    position = 0
+    while (match := search(text, position)) is not None:
+        start = match.start()
+        if start and text[start - 1] not in _SPACE and _WORD.match(text, start - 1):
+            position = start + 1
+            continue
+        double, single = match.groups()
+        raw = double if double is not None else single
+        if raw:
+            found.add(raw)
+        position = match.end()
+    return found
+
+
+_PLAIN = re.compile(r"((?:\.\./)*)((?:[^./][^/]*/)*(?:[^./][^/]*)?)")
+"""A relative reference made of `../` steps and then segments that are neither empty nor start
+with a dot: `posixpath.normpath` would only take the steps off the page's folder."""
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _reference(raw: str) -> tuple[str, int, str] | None:
+    """An attribute's text as a reference into the site: unescaped, without fragment and query,
+    unquoted; with how many `../` steps it climbs and what follows them when it is plain
+    (`_PLAIN`), else a climb of -1. None for a link that names no path of the site: empty, a
+    fragment or query of the same page, another host, another scheme."""
+    reference = html.unescape(raw)
+    reference = reference.split("#", 1)[0].split("?", 1)[0]
+    if not reference or reference.startswith("//") or _SCHEME.match(reference):
+        return None
+    reference = unquote(reference)
+    plain = None if reference.startswith("/") else _PLAIN.fullmatch(reference)
+    if plain is None:
+        return reference, -1, ""
+    return reference, len(plain.group(1)) // 3, plain.group(2)
+
+
+def _is_canonical(folder: str) -> bool:
+    """Whether `folder` is a canonical output folder (builder.urls.check_output_path): no empty,
+    `.` or `..` segment, nothing absolute."""
+    if not folder:
+        return True
+    try:
+        check_output_path(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _resolve_plain(parts: list[str], reference: str, climb: int, rest: str) -> str:
+    """`_resolve` for a plain reference (`_PLAIN`) from the folder whose segments are `parts`."""
+    if climb > len(parts):
+        return reference
+    segments = parts[: len(parts) - climb]
+    rest = rest.rstrip("/")
+    if rest:
+        segments = [*segments, rest]
+    if not segments:
+        return "index.html"
+    resolved = "/".join(segments)
+    return f"{resolved}/index.html" if reference.endswith("/") else resolved
+
+
+def _resolve(folder: str, reference: str, base_path: str) -> str:
+    """The output path `reference` (read by `_reference`) names from a page in `folder`, or the
+    reference itself when it leaves the site."""
+    if reference.startswith("/"):
+        if not reference.startswith(base_path):
+            return reference
+        resolved = posixpath.normpath(reference[len(base_path):] or ".")
+    else:
+        resolved = posixpath.normpath(posixpath.join(folder, reference))
+    if resolved == ".." or resolved.startswith("../"):
+        return reference
+    if reference.endswith("/") or resolved == ".":
+        resolved = "index.html" if resolved == "." else f"{resolved}/index.html"
+    return resolved
 
 
 class LinkLog:
