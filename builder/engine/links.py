@@ -18,11 +18,11 @@ from urllib.parse import unquote
 
 from builder.urls import check_output_path
 
-_REFERENCE = re.compile(r"""(?:href|src)=(?:"([^"]*)"|'([^']*)')""")
-"""An `href` or `src` attribute, where a word does not run on before it (`_references`)."""
-_WORD = re.compile(r"\w")
-_SPACE = frozenset(" \t\n\r\f\v\"'<>/=")
-"""Characters that are no word character: before one of them an attribute name starts a word."""
+_REFERENCE = re.compile(r"""(?:href|src)(?<!\whref)(?<!\wsrc)=(?:"([^"]*)"|'([^']*)')""")
+"""An `href` or `src` attribute: what `\\b(?:href|src)=…` finds. The word boundary is checked
+after the name (the lookbehinds: no word character before it) rather than before it, so the
+regular expression engine can still search for the name's first letters instead of trying every
+position (three to four times faster on a page)."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -55,24 +55,9 @@ def link_targets(page: str, text: str, base_path: str = "/") -> set[str]:
 
 
 def _references(text: str) -> set[str]:
-    """The distinct non-empty values of the `href` and `src` attributes in `text`: what
-    `\\b(?:href|src)=…` finds. The pattern has no `\\b`, which would keep the regular expression
-    engine from searching for its literal start and make it several times slower; a match where a
-    word runs on is refused here instead, and the search goes on from the next character, as
-    the `\\b` pattern's search would."""
-    found: set[str] = set()
-    search = _REFERENCE.search
-    position = 0
-    while (match := search(text, position)) is not None:
-        start = match.start()
-        if start and text[start - 1] not in _SPACE and _WORD.match(text, start - 1):
-            position = start + 1
-            continue
-        double, single = match.groups()
-        raw = double if double is not None else single
-        if raw:
-            found.add(raw)
-        position = match.end()
+    """The distinct non-empty values of the `href` and `src` attributes in `text`."""
+    found = {double or single for double, single in _REFERENCE.findall(text)}
+    found.discard("")
     return found
 
 
