@@ -29,6 +29,10 @@ LIST_PAGE = re.compile(r"servers/index\.html|servers-by/.+/index\.html")
 """Every page of the servers list, in every view (builder.urls.server_list_page)."""
 SECTION_PAGES = frozenset({"index.html", "changes/index.html"})
 """The TDQS section's other pages that Hugo renders too: the home and changes pages."""
+COMPARE_PAGE = re.compile(r"compare/(?:[^/]+/)?index\.html")
+"""The comparison a visitor chooses (`compare/index.html`) and each scored server's (builder.urls.compare_page)."""
+CATEGORY_PAGE = re.compile(r"categories/(?:[^/]+/(?:\d+/)?)?index\.html")
+"""The list of categories and every page of each category (builder.urls.category_page)."""
 
 
 def by_top(paths: list[str]) -> dict[str, int]:
@@ -94,6 +98,16 @@ class PageSets:
     ours_other: int = 0
     hugo_other: int = 0
     """Pages of the servers list, and the home and changes pages."""
+    ours_compare: int = 0
+    hugo_compare: int = 0
+    ours_categories: int = 0
+    hugo_categories: int = 0
+    """Comparison pages, and the category pages (the list of categories and each category's pages)."""
+    missing_count: int = 0
+    extra_count: int = 0
+    missing_by_top: dict[str, int] = field(default_factory=dict)
+    extra_by_top: dict[str, int] = field(default_factory=dict)
+    """How many pages only one side has, in all and per top-level folder (the lists above are examples)."""
 
     @property
     def equal(self) -> bool:
@@ -105,26 +119,36 @@ class PageSets:
             "hugoServers": self.hugo_servers, "hugoTools": self.hugo_tools,
             "oursLists": self.ours_lists, "hugoLists": self.hugo_lists,
             "oursOther": self.ours_other, "hugoOther": self.hugo_other,
+            "oursCompare": self.ours_compare, "hugoCompare": self.hugo_compare,
+            "oursCategories": self.ours_categories, "hugoCategories": self.hugo_categories,
             "missingInHugo": self.missing_in_hugo, "extraInHugo": self.extra_in_hugo,
+            "missingCount": self.missing_count, "extraCount": self.extra_count,
+            "missingByTop": self.missing_by_top, "extraByTop": self.extra_by_top,
         }
 
 
 def page_sets(ours: Path, hugo: Path) -> PageSets:
     """The TDQS pages both sites render, by output path: server and tool pages (scored or not),
-    every page of the servers list, the home and changes pages."""
-    def pages(site: Path) -> tuple[set[str], set[str], set[str], set[str]]:
+    every page of the servers list, the home and changes pages, the comparisons and the category
+    pages; and the pages of these kinds that only one side has."""
+    def pages(site: Path) -> tuple[set[str], ...]:
         paths = files_under(site)
         servers = {p for p in paths if SERVER_PAGE.fullmatch(p)}
         tools = {p for p in paths if TOOL_PAGE.fullmatch(p)}
         lists = {p for p in paths if LIST_PAGE.fullmatch(p)}
-        return servers, tools, lists, paths & SECTION_PAGES
+        compare = {p for p in paths if COMPARE_PAGE.fullmatch(p)}
+        categories = {p for p in paths if CATEGORY_PAGE.fullmatch(p)}
+        return servers, tools, lists, paths & SECTION_PAGES, compare, categories
 
     ours_sets, hugo_sets = pages(ours), pages(hugo)
     ours_all, hugo_all = set().union(*ours_sets), set().union(*hugo_sets)
+    missing, extra = sorted(ours_all - hugo_all), sorted(hugo_all - ours_all)
     return PageSets(
         len(ours_sets[0]), len(ours_sets[1]), len(hugo_sets[0]), len(hugo_sets[1]),
-        sorted(ours_all - hugo_all)[:EXAMPLES], sorted(hugo_all - ours_all)[:EXAMPLES],
+        missing[:EXAMPLES], extra[:EXAMPLES],
         len(ours_sets[2]), len(hugo_sets[2]), len(ours_sets[3]), len(hugo_sets[3]),
+        len(ours_sets[4]), len(hugo_sets[4]), len(ours_sets[5]), len(hugo_sets[5]),
+        len(missing), len(extra), by_top(missing), by_top(extra),
     )
 
 

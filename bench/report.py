@@ -124,14 +124,20 @@ def render(results: dict[str, Any]) -> str:
     out.append(_table(rows))
     if h:
         pages = results["pageSets"]
+        def counts(side: str) -> str:
+            return (f"{pages[side + 'Servers']:,} + {pages[side + 'Tools']:,} + {pages.get(side + 'Lists', 0):,} + "
+                    f"{pages.get(side + 'Other', 0)} + {pages.get(side + 'Compare', 0):,} + {pages.get(side + 'Categories', 0):,}")
+
         out.append(
-            f"same TDQS pages: {'yes' if pages['equal'] else 'NO'} (servers + tools + list pages + home and changes: "
-            f"ours {pages['oursServers']:,} + {pages['oursTools']:,} + {pages.get('oursLists', 0):,} + {pages.get('oursOther', 0)}, "
-            f"Hugo {pages['hugoServers']:,} + {pages['hugoTools']:,} + {pages.get('hugoLists', 0):,} + {pages.get('hugoOther', 0)}); "
+            f"same TDQS pages: {'yes' if pages['equal'] else 'NO'} (servers + tools + list pages + home and changes "
+            f"+ comparisons + category pages: ours {counts('ours')}, Hugo {counts('hugo')}); "
             f"Hugo's data export took {seconds(results['hugoExport']['wall'])} (not counted in Hugo's wall time)"
         )
         if not pages["equal"]:
-            out.append(f"  missing in Hugo: {pages['missingInHugo']}; only in Hugo: {pages['extraInHugo']}")
+            out.append(f"  only ours: {pages.get('missingCount', len(pages['missingInHugo'])):,} {pages.get('missingByTop', {})}, "
+                       f"e.g. {pages['missingInHugo']}")
+            out.append(f"  only Hugo's: {pages.get('extraCount', len(pages['extraInHugo'])):,} {pages.get('extraByTop', {})}, "
+                       f"e.g. {pages['extraInHugo']}")
     out += ["", "our stages (seconds): " + _stages(cold["stages"])]
     out.append("site by top folder: " + ", ".join(f"{k} {size(v)}" for k, v in list(cold["site"]["byTop"].items())[:8]))
     rebuild = results.get("rebuild")
