@@ -193,7 +193,7 @@ def test_the_changes_page_keeps_the_newest_50_and_links_the_full_history(site: P
     later = {(slug, c["scoredAt"]) for slug, api in _servers(site).items() for c in api["captures"][1:]}
     html = (site / "changes" / "index.html").read_text(encoding="utf-8")
     body = html.split("<tbody>")[1].split("</tbody>")[0]
-    rows = re.findall(r'<tr><td data-sort="([^"]+)">[^<]*</td><td><a href="\.\./servers/([^/]+)/">', body)
+    rows = re.findall(r'<tr><td class="date" data-sort="([^"]+)"><time[^>]*>[^<]*</time></td><td><a href="\.\./servers/([^/]+)/">', body)
     assert len(rows) == 50
     assert all((slug, when) in later for when, slug in rows)  # each a later capture of its server
     assert [when for when, _ in rows] == sorted((when for when, _ in rows), reverse=True)
