@@ -11,6 +11,7 @@ is no repository. Server ids are unique, so two servers never have the same iden
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 
@@ -57,6 +58,7 @@ def repository_of(url: str | None) -> tuple[str, str] | None:
     return owner, name
 
 
+@lru_cache(maxsize=256)  # asked for on each of a server's tool pages and changes: parsed once per server
 def identity(server_id: str, repository_url: str | None) -> Identity:
     found = repository_of(repository_url)
     if found is None:
