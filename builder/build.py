@@ -8,19 +8,22 @@ claim → read → load → plan → check → render → links → search → c
    (builder.engine.grading_system); problems are logged, never raised.
 3. **load** the records into DuckDB and **plan** every output: each page with its typed context,
    each data file.
-4. **check** that every output path is unique and safe, before anything is rendered here.
+4. **check** that every output path, a worker's too, is unique and safe, before anything is
+   rendered anywhere.
 5. **render** each page and write everything through one writer into a staging folder beside the
    output; the **links** of every page rendered are then checked against what was written.
 6. **search**: wait for Pagefind, which indexed meanwhile; then **commit**: swap the staging
    folder into place. A failed or interrupted build leaves the previous site whole. An output
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
-Some steps are started and waited for later, so that they overlap without calling back into the
-build: Pagefind indexes the search documents as soon as the systems whose pages it indexes are
-planned, and with more than one worker (the default: one per core; `workers` is the build's only
-knob) a system may read its corpus in worker processes (builder.engine.workers), which render the
-`Owned` outputs they read as soon as the site-wide values are known, while this process loads the
-rest and computes the statistics. With one worker, everything happens in this process.
+Two steps are started and waited for later, so that they overlap without calling back into the
+build: once everything is planned and checked, Pagefind indexes the search documents and the pages
+it indexes while the rest is rendered; and with more than one worker (the default: one per core;
+`workers` is the build's only knob) the records that plan outputs of their own are read in worker
+processes (builder.engine.workers), which keep what they read and render it themselves while this
+process renders the corpus-wide outputs. With one worker, everything happens in this process. No
+step depends on which grading system is being built: they are all read, loaded and planned in
+turn, the same way.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
@@ -104,15 +107,16 @@ def read_and_plan(
     log = ProblemLog()
     present = read(systems if systems is not None else all_systems(), ReadContext(data_dir, log, config, cache))
     site = site_values(present)
+    was_read = time.perf_counter()
     with opened(cache) as con:
         load_problems(con, log)
-        planned, _ = load_and_plan(con, config, [c for c in present if c.system.indexes_pages])
-        begun = time.perf_counter()
-        rest, _ = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
+        planned, loading = load_and_plan(con, config, present)
         dates = page_dates(con, present)
-    outputs = site_outputs(present, planned | rest, log, site, config, dates)
+    close(present)
+    outputs = site_outputs(present, planned, log, site, config, dates)
     _check_paths(outputs)
-    timings = {"load": begun - started, "statistics": time.perf_counter() - begun}
+    load = was_read - started + loading
+    timings = {"load": load, "statistics": time.perf_counter() - started - load}
     model = Model(outputs, log, site, [c.system.key for c in present], timings)
     settle()  # the model lives to the end of the build (builder.engine.heap)
     return model
@@ -129,15 +133,15 @@ def read(systems: Iterable[GradingSystem], context: ReadContext) -> list[Corpus]
             if records is not None:
                 present.append(Corpus(system, records))
     except BaseException:
-        close_workers(present)
+        close(present)
         raise
     return present
 
 
-def close_workers(present: Iterable[Corpus]) -> None:
+def close(present: Iterable[Corpus]) -> None:
+    """Ends what reading left running or on disk: the workers that hold outputs, the spools."""
     for corpus in present:
-        if (owners := corpus.owners) is not None:
-            owners.close()
+        corpus.read.close()
 
 
 def site_values(present: list[Corpus]) -> dict[str, Any]:
@@ -158,8 +162,8 @@ def load_problems(con: Any, log: ProblemLog) -> None:
 
 
 def load_and_plan(con: Any, config: SiteConfig, present: list[Corpus]) -> tuple[dict[str, list[Output]], float]:
-    """Loads each system into DuckDB and plans its outputs; returns them by system, and the
-    seconds spent loading."""
+    """Loads each system into DuckDB and plans its outputs, in the order of the systems; returns
+    them by system, and the seconds spent loading."""
     planned: dict[str, list[Output]] = {}
     loading = 0.0
     for corpus in present:
@@ -486,35 +490,31 @@ def _build(
         owners = [o for c in present if (o := c.owners) is not None]
         site = site_values(present)
         was_read = time.perf_counter()
-        # DuckDB is opened after reading: a reader's forked workers must not inherit its threads.
+        # load, plan: every system in turn. DuckDB is opened after reading: a reader's forked
+        # workers must not inherit its threads.
         with opened(cache) as con:
             load_problems(con, log)
-            # load, plan: first the systems whose pages Pagefind indexes ...
-            planned, loading = load_and_plan(con, config, [c for c in present if c.system.indexes_pages])
-            # ... then Pagefind starts, and the workers start rendering the outputs they read
-            # (their paths claimed through the writer first), while the other systems are loaded
-            # and planned here.
-            searching = time.perf_counter()
-            if search:
-                index = start_search(present, planned, site, config, writer, out, shard_docs)
-            searching = time.perf_counter() - searching
-            engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
-            manifest = Manifest(out, engine, writer.has_previous)
-            owned_reused = sum(start_owned(o, site, config, writer, manifest) for o in owners)
-            rest, more_loading = load_and_plan(con, config, [c for c in present if not c.system.indexes_pages])
-            loading += more_loading
+            planned, loading = load_and_plan(con, config, present)
             dates = page_dates(con, present)
-        outputs = site_outputs(present, planned | rest, log, site, config, dates)
-        _check_paths(outputs)  # check
+        outputs = site_outputs(present, planned, log, site, config, dates)
+        # check: every output path, the workers' too, is safe and unique before any is rendered.
+        _check_paths(outputs)
         settle()  # the plan lives to the end of the build (builder.engine.heap)
-        timings = {
-            "load": was_read - started + loading,
-            "statistics": time.perf_counter() - was_read - loading - searching,
-            "search": searching,
-        }
-        # render: what this process holds; then what the workers rendered meanwhile.
+        timings = {"load": was_read - started + loading, "statistics": time.perf_counter() - was_read - loading}
+        # search: Pagefind starts on the search documents and the pages it indexes, and indexes
+        # while the rest is rendered.
+        searching = time.perf_counter()
+        if search:
+            index = start_search(present, planned, site, config, writer, out, shard_docs)
+        timings["search"] = time.perf_counter() - searching
+        # render: the workers render the outputs they read (each path claimed through the writer
+        # first), while this process renders what it holds; then what the workers rendered is
+        # taken in.
+        engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+        manifest = Manifest(out, engine, writer.has_previous)
         links = LinkLog(config.base_path)
         rendering = time.perf_counter()
+        owned_reused = sum(start_owned(o, site, config, writer, manifest) for o in owners)
         timings.update(render(outputs, site, config, writer, links, progress, workers, manifest,
                               workers_busy=bool(owners)))
         if owners:
@@ -526,7 +526,7 @@ def _build(
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
         links.check(writer.paths)
-        close_workers(present)  # the workers' memory is free before the tar is put together
+        close(present)  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds, where each member is, lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
@@ -552,7 +552,7 @@ def _build(
     except BaseException:
         if index is not None:
             index.close()
-        close_workers(present)
+        close(present)
         writer.abort()
         raise
     return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings)

@@ -150,3 +150,38 @@ def test_a_render_workers_writer_claims_each_path_once_and_refuses_an_unsafe_one
         finally:
             writer.close()
     assert not (tmp_path / "outside.html").exists()
+
+
+def test_a_duplicate_path_stops_the_build_before_any_worker_renders(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every output path is checked before anything is rendered, a worker's outputs too: a
+    corpus-wide output that takes the path of a server page a worker holds stops the build before
+    the workers are set rendering, and nothing is published."""
+    import builder.build as build_module
+    from builder.config import SiteConfig
+    from builder.pages.page import DataFile, Owned
+
+    planned = build_module.site_outputs
+    taken: list[str] = []
+
+    def with_a_duplicate(*args: object, **kwargs: object) -> list[object]:
+        outputs = planned(*args, **kwargs)  # type: ignore[arg-type]
+        owned = next(o for o in outputs if isinstance(o, Owned))
+        taken.append(owned.path)
+        return [*outputs, DataFile(owned.path, "{}")]
+
+    started: list[int] = []
+    start_owned = build_module.start_owned
+
+    def counted(*args: object, **kwargs: object) -> int:
+        started.append(1)
+        return start_owned(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "site_outputs", with_a_duplicate)
+    monkeypatch.setattr(build_module, "start_owned", counted)
+    out = tmp_path / "site"
+    with pytest.raises(ValueError, match="same path"):
+        build_module.build(Path(__file__).resolve().parent.parent / "data", out, SiteConfig(), workers=2,
+                           search=False)
+    assert taken and not started
+    assert not out.exists()

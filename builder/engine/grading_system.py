@@ -2,8 +2,9 @@
 
 Every system implements the same interface, called the same way: its inputs are described by the
 record protocol (builder.engine.records) and read by the engine, the same way for every system,
-and nothing in the build knows a system by name or branches on one. What differs between systems is declared here (`indexes_pages`), not
-inferred.
+and nothing in the build knows a system by name or branches on one: every system is read,
+loaded and planned in turn. What differs between systems is declared here (`indexes_pages`),
+not inferred.
 
 The interface alone, so that a system's pages can say what they implement without importing the
 registry of systems (builder.systems), which imports every system's pages: the build depends on
@@ -49,6 +50,5 @@ class GradingSystem:
     loaded by the engine) do not hold."""
     indexes_pages: bool = True
     """Whether Pagefind indexes the system's rendered pages (its templates mark
-    `data-pagefind-body`): the build then loads and plans the system before it starts Pagefind.
-    A system whose records give search documents instead (a registry's) is loaded and planned while Pagefind
-    indexes and its workers render."""
+    `data-pagefind-body`); a system whose records give search documents instead (a registry's)
+    leaves its pages out of the index."""

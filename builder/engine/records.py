@@ -151,20 +151,27 @@ class Records:
     owners: Workers | None
 
     def search_docs(self) -> Iterator[SearchDoc]:
-        """Every record's search document, rendered, in the sources' order (asked for before
-        `load`, which removes the spool)."""
+        """Every record's search document, rendered, in the sources' order (asked for once, before
+        `close`, which removes the spool)."""
         if SEARCH_DOCS not in self.spool.longest:
             return
         if not self.spool.folder.exists():
-            raise RuntimeError("the search documents are asked for after the records were loaded")
+            raise RuntimeError("the search documents are asked for after the records were closed")
         for path, html in self.spool.records(SEARCH_DOCS):
             yield SearchDoc(path, "", None, html)
 
     def load(self, con: duckdb.DuckDBPyConnection) -> None:
-        """The records' tables, from the spool; then the spool is removed."""
+        """The records' tables, from the spool; each table's file is removed once loaded."""
+        self.spool.finish()
         for table in self.tables:
-            load_file(con, table.name, table.columns, self.spool.path(table.name),
-                      self.spool.longest.get(table.name, 0))
+            path = self.spool.path(table.name)
+            load_file(con, table.name, table.columns, path, self.spool.longest.get(table.name, 0))
+            path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Ends the workers that hold the records' outputs, if any, and removes the spool."""
+        if self.owners is not None:
+            self.owners.close()
         self.spool.remove()
 
 

@@ -1,4 +1,4 @@
-"""Worker processes that read part of the corpus and render its pages (builder.engine.owners).
+"""Worker processes that read part of the corpus and render its pages (builder.engine.workers).
 
 The build the workers make is compared byte for byte with the build of one process, on the
 embedded corpus (TDQS with warnings and an index.json to check, CLEO, FlowMCP), as a folder and
@@ -17,10 +17,10 @@ import pytest
 import builder.tdqs.pages.section as section
 from builder.build import build
 from builder.config import SiteConfig
-from builder.engine.owners import OwnerError, Owners
 from builder.engine.problems import ProblemLog
 from builder.engine.read_cache import ReadCache
 from builder.engine.records import ReadContext, read_records
+from builder.engine.workers import WorkerError, Workers
 from builder.pages.page import DataFile, Owned, Page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ def _fail(state: dict[str, Any], item: int) -> None:
 
 
 def test_results_come_back_in_the_order_given_and_each_worker_keeps_its_state() -> None:
-    owners = Owners(2)
+    owners = Workers(2)
     try:
         results = list(owners.share(_count, list(range(20))))
         assert [value for _, (value, _) in results] == [i * i for i in range(20)]
@@ -46,7 +46,7 @@ def test_results_come_back_in_the_order_given_and_each_worker_keeps_its_state() 
         for worker in (0, 1):
             counts = [seen for w, (_, seen) in results if w == worker]
             assert counts == list(range(1, len(counts) + 1))
-        with pytest.raises(OwnerError, match="cannot take 3"):
+        with pytest.raises(WorkerError, match="cannot take 3"):
             list(owners.share(_fail, [3]))
     finally:
         owners.close()
