@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup
 
 from builder import numbers, tier_colours, urls
@@ -13,6 +13,7 @@ from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.engine.assets import TEMPLATES
+from builder.engine.escaping import EscapingEnvironment
 from builder.markdown import is_safe_url, is_web_url, render_trusted, render_untrusted
 from builder.pages.page import Page
 
@@ -20,7 +21,7 @@ from builder.pages.page import Page
 class Renderer:
     def __init__(self, config: SiteConfig, site: dict[str, Any]) -> None:
         self.config = config
-        self.env = Environment(
+        self.env = EscapingEnvironment(
             loader=FileSystemLoader(str(TEMPLATES)),
             autoescape=select_autoescape(["html", "xml", "svg"], default_for_string=True),
             undefined=StrictUndefined,
