@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import Environment, nodes
+from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
@@ -41,9 +41,3 @@ class EscapingCodeGenerator(CodeGenerator):
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         super().visit_Template(node, frame)
         self.writeline(f"from {__name__} import escape")
-
-
-class EscapingEnvironment(Environment):
-    """A Jinja2 environment whose templates escape with `escape` above."""
-
-    code_generator_class = EscapingCodeGenerator
