@@ -1,4 +1,5 @@
-"""`json.dumps(value, indent=2, ensure_ascii=False)`, the same text, written faster.
+"""`json.dumps(value, indent=2, ensure_ascii=False)`, the same text, written faster (and with
+`sort_keys=True`, as the definition diffs write both definitions).
 
 With an indent, the standard library encodes in pure Python: a generator per nested object,
 yielding every bracket, separator and key on its own. Every tool page shows its input schema
@@ -26,13 +27,13 @@ class _Unusual(Exception):
     """A value this encoder leaves to json.dumps."""
 
 
-def dumps_indented(value: Any) -> str:
-    """`json.dumps(value, indent=2, ensure_ascii=False)`."""
+def dumps_indented(value: Any, sort_keys: bool = False) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys)`."""
     parts: list[str] = []
     try:
-        _write(value, parts, "\n")
+        _write(value, parts, "\n", sort_keys)
     except _Unusual:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys)
     return "".join(parts)
 
 
@@ -46,7 +47,7 @@ def _float(value: float) -> str:
     return float.__repr__(value)
 
 
-def _write(value: Any, parts: list[str], newline: str) -> None:
+def _write(value: Any, parts: list[str], newline: str, sort_keys: bool) -> None:
     """`newline`: a line break and the indent of the line `value` starts on."""
     kind = type(value)
     if kind is str:
@@ -62,14 +63,14 @@ def _write(value: Any, parts: list[str], newline: str) -> None:
     elif kind is float:
         parts.append(_float(value))
     elif kind is dict:
-        _write_dict(value, parts, newline)
+        _write_dict(value, parts, newline, sort_keys)
     elif kind is list:
-        _write_list(value, parts, newline)
+        _write_list(value, parts, newline, sort_keys)
     else:
         raise _Unusual
 
 
-def _write_dict(value: dict[Any, Any], parts: list[str], newline: str) -> None:
+def _write_dict(value: dict[Any, Any], parts: list[str], newline: str, sort_keys: bool) -> None:
     if not value:
         parts.append("{}")
         return
@@ -77,18 +78,25 @@ def _write_dict(value: dict[Any, Any], parts: list[str], newline: str) -> None:
         raise _Unusual
     inner = newline + INDENT
     separator = "{" + inner
-    for key, item in value.items():
+    items = value.items()
+    if sort_keys:
+        # json.dumps sorts the items; its keys are distinct, so that is their order by key alone.
+        # A non-str key (json.dumps sorts and writes those its own way) goes to json.dumps below.
+        if any(type(key) is not str for key in value):
+            raise _Unusual
+        items = sorted(items)  # type: ignore[assignment]
+    for key, item in items:
         if type(key) is not str:
             raise _Unusual
         parts.append(separator)
         parts.append(encode_basestring(key))
         parts.append(": ")
-        _write(item, parts, inner)
+        _write(item, parts, inner, sort_keys)
         separator = "," + inner
     parts.append(newline + "}")
 
 
-def _write_list(value: list[Any], parts: list[str], newline: str) -> None:
+def _write_list(value: list[Any], parts: list[str], newline: str, sort_keys: bool) -> None:
     if not value:
         parts.append("[]")
         return
@@ -98,6 +106,6 @@ def _write_list(value: list[Any], parts: list[str], newline: str) -> None:
     separator = "[" + inner
     for item in value:
         parts.append(separator)
-        _write(item, parts, inner)
+        _write(item, parts, inner, sort_keys)
         separator = "," + inner
     parts.append(newline + "]")

@@ -17,8 +17,8 @@ from shared_data import shared_file, shared_folder
 from builder.indented_json import MAX_DEPTH, dumps_indented
 
 
-def _standard(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+def _standard(value: Any, sort_keys: bool = False) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys)
 
 
 def _schemas(value: Any) -> list[Any]:
@@ -38,6 +38,7 @@ def test_the_input_schemas_of_the_real_captures() -> None:
     assert len(schemas) > 50
     for schema in schemas:
         assert dumps_indented(schema) == _standard(schema)
+        assert dumps_indented(schema, sort_keys=True) == _standard(schema, sort_keys=True)
 
 
 def test_naughty_strings_as_keys_and_values() -> None:
@@ -46,6 +47,7 @@ def test_naughty_strings_as_keys_and_values() -> None:
     text = dumps_indented(value)
     assert text == _standard(value)
     assert json.loads(text) == value
+    assert dumps_indented(value, sort_keys=True) == _standard(value, sort_keys=True)
 
 
 JSON = st.recursive(
@@ -59,6 +61,7 @@ JSON = st.recursive(
 @given(JSON)
 def test_random_json_values(value: Any) -> None:
     assert dumps_indented(value) == _standard(value)
+    assert dumps_indented(value, sort_keys=True) == _standard(value, sort_keys=True)
 
 
 def test_numbers_and_what_goes_to_json_dumps() -> None:
@@ -73,7 +76,35 @@ def test_numbers_and_what_goes_to_json_dumps() -> None:
         {"s": type("S", (str,), {})("x")}, [type("I", (int,), {})(3)], deep,
     ):
         assert dumps_indented(value) == _standard(value)
+        if not isinstance(value, dict) or all(isinstance(key, str) for key in value):
+            assert dumps_indented(value, sort_keys=True) == _standard(value, sort_keys=True)
+    with pytest.raises(TypeError):  # json.dumps cannot sort keys of different types, nor can this
+        dumps_indented({1: "a", "b": 2}, sort_keys=True)
     cycle: dict[str, Any] = {}
     cycle["self"] = cycle
     with pytest.raises(ValueError, match="Circular"):
         dumps_indented(cycle)
+
+
+def test_the_definition_diffs_pretty_print_as_json_dumps_did() -> None:
+    """`pretty` (the text the definition diffs compare) over the real captures' tool definitions."""
+    from tdqs import ToolDefinition
+
+    from builder.tdqs.pages.definitions import document, pretty
+
+    tools = [
+        ToolDefinition.model_validate(tool) for file in sorted(shared_folder("real-tools").rglob("*.json"))
+        for tool in _tools(json.loads(file.read_text(encoding="utf-8")))
+    ]
+    assert len(tools) > 50
+    for tool in tools:
+        assert pretty(tool) == json.dumps(document(tool), indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def _tools(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        found = [value] if "inputSchema" in value and "name" in value else []
+        return found + [t for item in value.values() for t in _tools(item)]
+    if isinstance(value, list):
+        return [t for item in value for t in _tools(item)]
+    return []

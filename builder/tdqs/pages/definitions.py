@@ -44,7 +44,9 @@ def document(tool: ToolDefinition) -> dict[str, Any]:
 
 
 def pretty(tool: ToolDefinition) -> str:
-    return json.dumps(document(tool), indent=2, sort_keys=True, ensure_ascii=False)
+    """`json.dumps(document(tool), indent=2, sort_keys=True, ensure_ascii=False)`, by
+    builder.indented_json (the standard library indents in pure Python)."""
+    return dumps_indented(document(tool), sort_keys=True)
 
 
 def schema_text(tool: ToolDefinition) -> str:
