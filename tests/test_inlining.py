@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import DictLoader, Environment, StrictUndefined
+import pytest
+from jinja2 import DictLoader, Environment, StrictUndefined, TemplateError
 
 from builder.build import read_and_plan
 from builder.config import SiteConfig
@@ -43,6 +44,7 @@ PARTIALS = {
     "macro.html": "{% macro m() %}M{% endmacro %}{{ m() }}\n",
     "nested.html": "[{% include 'plain.html' %}]\n",
     "static.html": "static\n",
+    "broken.html": "{% if %}\n",
 }
 PAGE = (
     "{% set x = 'outer' %}{% set i = 'kept' %}\n"
@@ -50,7 +52,7 @@ PAGE = (
     "{% with items = [], y = 5 %}{% include 'plain.html' %}{% endwith %}\n"
     "{% include 'sets.html' %}{% include 'macro.html' %}{% include 'nested.html' %}\n"
     "{% include 'missing.html' ignore missing %}{% include name %}{% include 'static.html' without context %}\n"
-    "{{ x }} {{ i }}\n"
+    "{% if false %}{% include 'absent.html' %}{% include 'broken.html' %}{% endif %}{{ x }} {{ i }}\n"
 )
 
 
@@ -61,6 +63,9 @@ def test_what_is_inlined_and_what_is_not() -> None:
     assert ours.get_template("page.html").render(context) == plain.get_template("page.html").render(context)
     assert "outer kept" in ours.get_template("page.html").render(context)
     source = ours.compile(PAGE, "page.html", raw=True)
-    for kept in ("sets.html", "macro.html", "nested.html", "missing.html", "static.html"):
+    for kept in ("sets.html", "macro.html", "nested.html", "missing.html", "static.html", "absent.html", "broken.html"):
         assert f"'{kept}'" in source, kept
     assert "'plain.html'" not in source
+    for bad in ("{% include 'absent.html' %}", "{% include 'broken.html' %}", "{% if %}"):
+        with pytest.raises(TemplateError):
+            ours.from_string(bad).render()

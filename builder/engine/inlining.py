@@ -8,7 +8,8 @@ badge, provenance, dispute); drawn in place they cost about a tenth of the page'
 
 Only the includes whose meaning does not change are inlined: a constant name, with context (the
 default), not `ignore missing`, and a partial that is plain text, output, `if`, `for` and `with`
-(no `extends`, block, macro, import, `set` or include of its own). The partial's nodes go in an
+(no `extends`, block, macro, import, `set` or include of its own); a partial missing or not
+parsing stays an include, to fail as it did, when reached. The partial's nodes go in an
 artificial scope, so its loop variables stay its own, as they did in its own context; names it
 reads resolve as they did, from the includer's `with` and context. The templates' sources are
 left as they are: `Environment.parse` (tests/test_template_contract.py) still sees the includes.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from jinja2 import nodes
+from jinja2 import TemplateNotFound, TemplateSyntaxError, nodes
 from jinja2.visitor import NodeTransformer
 
 NOT_INLINED = (
@@ -37,7 +38,10 @@ class _Inliner(NodeTransformer):
         name = node.template.value if isinstance(node.template, nodes.Const) else None
         if not isinstance(name, str) or not node.with_context or node.ignore_missing:
             return node
-        partial = self.parse(name)
+        try:
+            partial = self.parse(name)
+        except (TemplateNotFound, TemplateSyntaxError):
+            return node  # it fails where and when Jinja2 would fail it: on the include, if reached
         if any(True for _ in partial.find_all(NOT_INLINED)):
             return node
         scope = nodes.Scope(partial.body)

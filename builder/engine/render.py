@@ -3,9 +3,18 @@ filters templates need. One Renderer per build; rendering a page is a pure funct
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, nodes, pass_context, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateSyntaxError,
+    nodes,
+    pass_context,
+    select_autoescape,
+)
 from markupsafe import Markup
 
 from builder import numbers, tier_colours, urls
@@ -30,7 +39,8 @@ class SiteEnvironment(Environment):
         raw: bool = False, defer_init: bool = False,
     ) -> Any:
         if isinstance(source, str):
-            source = inline_includes(self._parse(source, name, filename), self._partial)
+            with suppress(TemplateSyntaxError):  # then Jinja2 reports it below, as it reports any template's
+                source = inline_includes(self._parse(source, name, filename), self._partial)
         return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
 
     def _partial(self, name: str) -> nodes.Template:
