@@ -14,10 +14,13 @@ from jinja2.compiler import CodeGenerator, Frame
 from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
-try:  # markupsafe's C speedups, which markupsafe.escape itself calls
+try:  # markupsafe's own inner function (3.0 and later): its C speedups, or its Python fallback
     from markupsafe._speedups import _escape_inner
 except ImportError:  # pragma: no cover - a markupsafe built without them
-    from markupsafe._native import _escape_inner
+    try:
+        from markupsafe._native import _escape_inner
+    except ImportError:  # markupsafe before 3.0: no inner function, so markupsafe's escape itself
+        _escape_inner = None  # type: ignore[assignment]
 
 _new_str = str.__new__
 
@@ -27,7 +30,7 @@ def escape(value: Any, /) -> Markup:
     the round trip through `Markup.__new__`; a `Markup` is already safe and is returned as it is
     (markupsafe returns an equal copy); everything else goes to markupsafe."""
     kind = type(value)
-    if kind is str:
+    if kind is str and _escape_inner is not None:
         return _new_str(Markup, _escape_inner(value))  # type: ignore[no-any-return]
     if kind is Markup:
         return value  # type: ignore[no-any-return]
