@@ -3,9 +3,18 @@ filters templates need. One Renderer per build; rendering a page is a pure funct
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateSyntaxError,
+    nodes,
+    pass_context,
+    select_autoescape,
+)
 from markupsafe import Markup
 
 from builder import numbers, tier_colours, urls
@@ -13,14 +22,37 @@ from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.engine.assets import TEMPLATES
+from builder.engine.escaping import EscapingCodeGenerator
+from builder.engine.inlining import inline_includes
 from builder.markdown import is_safe_url, is_web_url, render_trusted, render_untrusted
 from builder.pages.page import Page
+
+
+class SiteEnvironment(Environment):
+    """Jinja2's environment, whose templates escape their output faster (builder.engine.escaping)
+    and draw their partials in place (builder.engine.inlining). Same text."""
+
+    code_generator_class = EscapingCodeGenerator
+
+    def compile(  # type: ignore[override]
+        self, source: str | nodes.Template, name: str | None = None, filename: str | None = None,
+        raw: bool = False, defer_init: bool = False,
+    ) -> Any:
+        if isinstance(source, str):
+            with suppress(TemplateSyntaxError):  # then Jinja2 reports it below, as it reports any template's
+                source = inline_includes(self._parse(source, name, filename), self._partial)
+        return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+
+    def _partial(self, name: str) -> nodes.Template:
+        assert self.loader is not None
+        source, filename, _ = self.loader.get_source(self, name)
+        return self._parse(source, name, filename)
 
 
 class Renderer:
     def __init__(self, config: SiteConfig, site: dict[str, Any]) -> None:
         self.config = config
-        self.env = Environment(
+        self.env = SiteEnvironment(
             loader=FileSystemLoader(str(TEMPLATES)),
             autoescape=select_autoescape(["html", "xml", "svg"], default_for_string=True),
             undefined=StrictUndefined,

@@ -16,7 +16,6 @@ each tier, the shared defects, and the coherence dimensions below 4, each only w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from tdqs import LINT_RULES, TOOL_DIMENSIONS, DimensionScores, ToolDimension, compute_tdqs, compute_tier
 
@@ -49,9 +48,10 @@ def anchor_for(dimension: ToolDimension, score: int) -> str | None:
     return dimension.anchors.get(score)
 
 
-def weighted_gain(before: dict[str, int], after: dict[str, int]) -> Fraction:
-    """TDQS points before rounding: Σ weight × (after − before) / 100, exactly."""
-    return Fraction(sum(d.weight * (after[d.key] - before[d.key]) for d in TOOL_DIMENSIONS), 100)
+def weighted_hundredths(before: dict[str, int], after: dict[str, int]) -> int:
+    """TDQS points before rounding, in hundredths: Σ weight × (after − before), exactly (the
+    weights are whole percentages), so gains sort as ints and divide once, without Fractions."""
+    return sum(d.weight * (after[d.key] - before[d.key]) for d in TOOL_DIMENSIONS)
 
 
 def dimension_scores(scores: DimensionScores) -> dict[str, int]:
@@ -120,11 +120,17 @@ def under_documented_parameters(tool: ToolRecord) -> bool:
     return signals.param_count > 0 and signals.schema_description_coverage < 80
 
 
-def _projected(key: str, text: str, tool: ToolRecord, after_scores: dict[str, int], **extra: object) -> Action:
-    scores = dimension_scores(tool.checked.score.scores)
+def _projected(
+    key: str, text: str, tool: ToolRecord, after_scores: dict[str, int], hundredths: int | None = None,
+    **extra: object,
+) -> Action:
+    """`hundredths`: `weighted_hundredths` from the tool's scores to `after_scores`, when the caller
+    has it. The gain is hundredths / 100: int division is correctly rounded, as float(Fraction) is."""
+    if hundredths is None:
+        hundredths = weighted_hundredths(dimension_scores(tool.checked.score.scores), after_scores)
     after = compute_tdqs(after_scores)  # type: ignore[arg-type]
     return Action(
-        key=key, text=text, gain=float(weighted_gain(scores, after_scores)),
+        key=key, text=text, gain=hundredths / 100,
         tdqs_before=tool.checked.tdqs, tdqs_after=after, tier_before=tool.checked.tier,
         tier_after=compute_tier(after), **extra,  # type: ignore[arg-type]
     )
@@ -183,17 +189,17 @@ def tool_actions(tool: ToolRecord) -> list[Action]:
     """Every action for one tool, priced ones biggest gain first, then the unpriced ones."""
     score = tool.checked.score
     scores = dimension_scores(score.scores)
-    priced: list[tuple[Fraction, int, Action]] = []
+    priced: list[tuple[int, int, Action]] = []  # (gain in hundredths, the dimension's order, the action)
     unpriced: list[Action] = []
     parameters = _parameter_action(tool)
     if parameters is not None and parameters.gain is not None:
         order = next(i for i, d in enumerate(TOOL_DIMENSIONS) if d.key == "parameter_semantics")
-        priced.append((weighted_gain(scores, raised(scores, ("parameter_semantics",), VIABLE)), order, parameters))
+        priced.append((weighted_hundredths(scores, raised(scores, ("parameter_semantics",), VIABLE)), order, parameters))
     elif parameters is not None:
         unpriced.append(parameters)
     if has_no_description(tool):
         # The hard gate holds every dimension at 1: no dimension step means anything before this.
-        priced.append((weighted_gain(scores, raised(scores, tuple(scores), VIABLE)), -1, _write_description(tool)))
+        priced.append((weighted_hundredths(scores, raised(scores, tuple(scores), VIABLE)), -1, _write_description(tool)))
     else:
         for order, dimension in enumerate(TOOL_DIMENSIONS):
             now = scores[dimension.key]
@@ -211,9 +217,10 @@ def tool_actions(tool: ToolRecord) -> list[Action]:
                 text = ("Make the description agree with the declared annotations: a contradiction scores "
                         "Behavioral Transparency 1")
             after = raised(scores, (dimension.key,), target)
+            hundredths = weighted_hundredths(scores, after)
             priced.append((
-                weighted_gain(scores, after), order,
-                _projected(dimension.key, f"{text} ({dimension.name} {now} → {target}).", tool, after,
+                hundredths, order,
+                _projected(dimension.key, f"{text} ({dimension.name} {now} → {target}).", tool, after, hundredths,
                            anchor=anchor_for(dimension, target) if target > VIABLE else None,
                            dimension=dimension.key),
             ))
