@@ -126,6 +126,14 @@ WorkerSpec = tuple[str, Path]
 process (`open_worker_writer`): a tar segment of its own, or the staging folder itself."""
 
 
+def worker_scratch(spec: WorkerSpec) -> Path:
+    """A folder in the build's staging area, outside the site, where a worker keeps what it hands
+    the build's process by name (the links it found, builder.engine.links): removed with the
+    staging area."""
+    kind, staging = spec
+    return (staging if kind == "tar" else staging.parent) / "scratch"
+
+
 def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
     kind, staging = spec
     return SegmentWriter(staging, f"segment-{os.getpid()}") if kind == "tar" else RawFolderWriter(staging)
