@@ -41,7 +41,7 @@ from typing import Any
 
 from builder import urls
 from builder.config import SiteConfig
-from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer
+from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer, worker_scratch
 from builder.engine.grading_system import GradingSystem, ReadContext
 from builder.engine.heap import kept, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
@@ -330,21 +330,22 @@ where to write) going in and timings (and, for a tar, where each member landed) 
 
 def _render_with(
     renderer: Renderer, outputs: list[Output], indices: list[int], spec: WorkerSpec, base_path: str,
-) -> tuple[int, float, float, list[Any], dict[str, str]]:
+) -> tuple[int, float, float, list[Any], list[Path]]:
     """In a worker: renders `outputs[indices]` and writes them through a writer of its own
     (`open_worker_writer`, which claims each path again); hands back how many, the seconds spent
-    rendering and writing, where they were written and the links they hold."""
+    rendering and writing, where they were written and the files that list the links they hold
+    (builder.engine.links: the worker never holds more than a few pages' links)."""
     writer = open_worker_writer(spec)
-    links = LinkLog(base_path)
+    links = LinkLog(base_path, spill=worker_scratch(spec))
     try:
         timings = _render_indices(renderer, outputs, indices, writer, links=links)
-        return len(indices), timings["render"], timings["write"], writer.drain(), links.targets
+        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush()
     finally:
         writer.close()
 
 
 def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSpec]
-                       ) -> tuple[int, float, float, list[Any], dict[str, str]]:
+                       ) -> tuple[int, float, float, list[Any], list[Path]]:
     """In a render worker (`_render_in_workers`): renders a chunk of the inherited outputs."""
     start, end, spec = argument
     config: SiteConfig = _SHARED["config"]
@@ -413,7 +414,7 @@ def start_search(
 
 
 def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
-                       ) -> tuple[int, float, float, list[Any], dict[str, str]]:
+                       ) -> tuple[int, float, float, list[Any], list[Path]]:
     """In a worker that read its outputs (builder.engine.workers): renders the given ones of its own."""
     site, config, spec, indices = argument
     return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path)

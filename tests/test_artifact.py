@@ -179,3 +179,58 @@ def test_member_headers_read_back_as_written(name: str, size: int, folder: bool)
         expected = tarfile.TarInfo(name)
         expected.size, expected.mode, expected.mtime, expected.type = info.size, info.mode, 0, kind
         assert header == expected.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
+
+
+def _expected_names(passes: list[list[str]]) -> list[str]:
+    """What `tar` lists for the passes: each sorted, every folder once, before its first member."""
+    made: set[str] = set()
+    names = []
+    for paths in passes:
+        for path in sorted(paths):
+            parts = path.split("/")[:-1]
+            for depth in range(1, len(parts) + 1):
+                folder = "/".join(parts[:depth])
+                if folder not in made:
+                    made.add(folder)
+                    names.append(folder)
+            names.append(path)
+    return names
+
+
+_SEGMENT = st.sampled_from(["a", "a-b", "a.b", "a!", "b", "pagefind", "pagefind-2", "x y", "é"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    first=st.lists(st.lists(_SEGMENT, min_size=1, max_size=4).map("/".join), max_size=25, unique=True),
+    later=st.lists(st.lists(_SEGMENT, min_size=1, max_size=3).map(lambda s: "pagefind/" + "/".join(s)),
+                   max_size=8, unique=True),
+)
+def test_folder_records_come_once_before_their_members_across_both_passes(
+    tmp_path_factory: pytest.TempPathFactory, first: list[str], later: list[str]
+) -> None:
+    """Folders named like files and files like folders, names that sort around `/`, and a second
+    pass (the search index's) into folders the first made or not: `tarfile` lists every folder
+    once, before its first member, as a set of every folder written would have it."""
+    from builder.engine.artifact import TarWriter
+
+    # A path may not also be a folder of another path.
+    everything = set(first) | set(later)
+    if any(other.startswith(path + "/") for path in everything for other in everything):
+        return
+    later = [path for path in later if path not in first]
+    out = tmp_path_factory.mktemp("tar") / "site.tar"
+    writer = TarWriter(out)
+    for path in first:
+        writer.write(path, path.encode())
+    writer.assemble()
+    for path in later:
+        writer.write(path, path.encode())
+    writer.commit()
+    writer.finish()
+    with tarfile.open(out) as tar:
+        names = [member.name for member in tar.getmembers()]
+    assert names == _expected_names([first, later])
+    listed = json.loads((out.parent / ".site.tar.cache" / "members.json").read_text(encoding="utf-8"))
+    assert list(listed["members"]) == sorted(first) + sorted(later)
+    assert listed["size"] == out.stat().st_size

@@ -10,7 +10,7 @@ from corpus import definition, report, scores, tool_score, write_capture
 
 from builder.build import read_and_plan, render_and_write
 from builder.config import SiteConfig
-from builder.engine.links import BrokenLinks, link_targets
+from builder.engine.links import SPILL_PAGES, BrokenLinks, LinkLog, link_targets
 from builder.engine.write import MemoryWriter
 from builder.pages.page import Page
 
@@ -57,3 +57,46 @@ def test_the_demo_corpus_has_no_broken_link_and_the_check_sees_them_all() -> Non
     pages = [path for path in writer.files if path.endswith(".html")]
     linked = set().union(*(link_targets(p, writer.text(p), config.base_path) for p in pages))
     assert len(pages) > 300 and {p for p in pages if p != "404.html"} <= linked | {"index.html"}
+
+
+def _pages(count: int) -> list[tuple[str, str]]:
+    """Pages linking to each other, to pages no build makes, and to targets seen again later."""
+    pages = []
+    for number in range(count):
+        links = [f"../p{(number * 7) % count}/", f"../missing{number % 13}/", "../../static/a.css"]
+        if number % 5 == 0:
+            links.append(f"../gone{number}/")
+        body = " ".join(f'<a href="{link}">x</a>' for link in links)
+        pages.append((f"s/p{number}/index.html", body))
+    return pages
+
+
+def test_a_spilling_log_finds_what_a_log_in_memory_finds(tmp_path: Path) -> None:
+    """Targets spilled to files by two "workers" (a few pages a file) and merged in order after
+    the pages the build's process rendered: the same broken links, the same first pages, the same
+    message as when every target is held in one dict."""
+    pages = _pages(2500)
+    made = {path for path, _ in pages} | {"static/a.css"}
+    held = LinkLog("/")
+    for path, body in pages:
+        held.add(path, body)
+    spilled = LinkLog("/")
+    for path, body in pages[:100]:  # the build's own pages
+        spilled.add(path, body)
+    for number, share in enumerate((pages[100:1700], pages[1700:])):
+        worker = LinkLog("/", spill=tmp_path / f"w{number}")
+        for path, body in share:
+            worker.add(path, body)
+        files = worker.flush()
+        assert len(files) == -(-len(share) // SPILL_PAGES) and not worker.targets
+        spilled.merge(files)
+    messages = []
+    for log in (held, spilled):
+        with pytest.raises(BrokenLinks) as raised:
+            log.check(made)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("513 links point at pages this build does not make: s/p0/index.html → s/gone0/index.html; ")
+    for log in (held, spilled):
+        log.check(made | {f"s/missing{n}/index.html" for n in range(13)}
+                  | {f"s/gone{n}/index.html" for n in range(0, 2500, 5)})

@@ -27,7 +27,7 @@ import shutil
 import tarfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging
 from builder.engine.write import RawFolderWriter, Writer, output_check
@@ -126,6 +126,14 @@ WorkerSpec = tuple[str, Path]
 process (`open_worker_writer`): a tar segment of its own, or the staging folder itself."""
 
 
+def worker_scratch(spec: WorkerSpec) -> Path:
+    """A folder in the build's staging area, outside the site, where a worker keeps what it hands
+    the build's process by name (the links it found, builder.engine.links): removed with the
+    staging area."""
+    kind, staging = spec
+    return (staging if kind == "tar" else staging.parent) / "scratch"
+
+
 def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
     kind, staging = spec
     return SegmentWriter(staging, f"segment-{os.getpid()}") if kind == "tar" else RawFolderWriter(staging)
@@ -146,7 +154,8 @@ class TarWriter(Writer):
         self._previous_tar: int | None = None
         """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
-        self._assembled_json = "{}"
+        self._assembled = 0
+        """How many of `entries` (the first ones, in the order stored) `assemble` wrote."""
 
     def _previous_members(self) -> dict[str, tuple[int, int]]:
         """The previous tar's member records, if the index written with it still describes it."""
@@ -217,9 +226,10 @@ class TarWriter(Writer):
         if missing:
             raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
         self._segment.flush()
-        self._assembly = _Assembly(self.staging / "site.tar")
+        self.members_file.parent.mkdir(parents=True, exist_ok=True)
+        self._assembly = _Assembly(self.staging / "site.tar", self.members_file.with_suffix(".tmp"))
         self._assembly.add(self.entries, self._source)
-        self._assembled_json = _members_json(self._assembly.members)
+        self._assembled = len(self.entries)
 
     def commit(self) -> None:
         self._close_previous()
@@ -228,24 +238,18 @@ class TarWriter(Writer):
         assert self._assembly is not None
         self._segment.close()
         assembly = self._assembly
-        assembled = len(assembly.members)
-        later = {path: entry for path, entry in self.entries.items() if path not in assembly.members}
-        assembly.add(later, self._source)
-        size = assembly.close()
-        # The members assembled first were listed while the search index was still being made;
-        # the later ones follow them, as they do in `assembly.members`.
-        added = _members_json(dict(itertools.islice(assembly.members.items(), assembled, None)))
-        listed = ",".join(part for part in (self._assembled_json[1:-1], added[1:-1]) if part)
+        # What was stored after `assemble` (the search index) follows, in a pass of its own; the
+        # members index lists them after the others, as they stand in the tar.
+        later = dict(itertools.islice(self.entries.items(), self._assembled, None))
+        assembly.add(later, self._source, earlier=itertools.islice(self.entries, self._assembled))
+        assembly.close()
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
             # (which takes seconds); they go with the staging folder, in the background.
             with contextlib.suppress(OSError):  # no hard links here: the replace frees them
                 os.link(self.out, self.staging / "previous.tar")
         os.replace(assembly.target, self.out)
-        self.members_file.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.members_file.with_suffix(".tmp")
-        temporary.write_text(f'{{"version":{MEMBERS_VERSION},"size":{size},"members":{{{listed}}}}}', encoding="utf-8")
-        os.replace(temporary, self.members_file)
+        os.replace(assembly.index, self.members_file)
         self._remove_later(self.staging)
 
     def _source(self, name: str) -> Path:
@@ -256,11 +260,8 @@ class TarWriter(Writer):
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()
+            self._assembly.index.unlink(missing_ok=True)  # this build's, unfinished: not the previous tar's
         shutil.rmtree(self.staging, ignore_errors=True)
-
-
-def _members_json(members: dict[str, tuple[int, int]]) -> str:
-    return json.dumps(members, separators=(",", ":"))
 
 
 COPY = 1 << 20
@@ -281,33 +282,44 @@ class _Assembly:
     """The tar being written, in passes: each pass writes its members sorted by path, each folder's
     record before its first member. Records that lie one after another in the same source (most
     of a rebuild's, lent by the previous tar, folder records included) are copied as one run.
-    `members` says where each member landed."""
 
-    def __init__(self, target: Path) -> None:
+    Where each member landed goes straight to the members index (`index`, the JSON a rebuild
+    lends from, builder.engine.artifact's module docstring), written as the tar is: nothing is
+    held per member. Nor per folder: paths sorted, the members below a folder come one after
+    another, so a folder's record was written in this pass exactly when it holds the path written
+    before (`_last`)."""
+
+    def __init__(self, target: Path, index: Path) -> None:
         self.target = target
-        self.members: dict[str, tuple[int, int]] = {}
-        self._made: set[str] = set()
+        self.index = index
         self._position = 0
+        self._count = 0
         self._tar: BinaryIO | None = open(target, "wb", buffering=1 << 20)  # noqa: SIM115 - closed by close()
+        self._index: TextIO | None = open(index, "w", encoding="utf-8", buffering=1 << 20)  # noqa: SIM115 - closed by close()
+        self._index.write(f'{{"version":{MEMBERS_VERSION},"members":{{')
 
-    def add(self, entries: dict[str, Entry], source: Callable[[str], Path]) -> None:
-        """Writes `entries` (path → where its record is), reading each source file `source(name)`."""
+    def add(self, entries: dict[str, Entry], source: Callable[[str], Path], earlier: Iterable[str] = ()) -> None:
+        """Writes `entries` (path → where its record is), reading each source file `source(name)`.
+        `earlier`: the paths of the passes before, whose folders' records are written already."""
         assert self._tar is not None
         sources: dict[str, int] = {}
         try:
             for name in {name for name, _, _ in entries.values()}:
                 sources[name] = os.open(source(name), os.O_RDONLY)
-            self._write(self._tar, entries, sources)
+            self._write(self._tar, entries, sources, _folders_made(earlier, entries))
         finally:
             for descriptor in sources.values():
                 os.close(descriptor)
 
-    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int]) -> None:
+    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int], before: set[str]) -> None:
         """Writes `entries` sorted by path, each folder's records before its first member. Source
         bytes are read a buffer at a time (`_copy`), never mapped: a mapped source's pages count in
-        the build's memory once read, up to the whole site (two gigabytes for a registry)."""
-        made, position = self._made, self._position
+        the build's memory once read, up to the whole site (two gigabytes for a registry).
+        `before`: folders whose records an earlier pass wrote."""
+        assert self._index is not None
+        index, position, count = self._index, self._position, self._count
         run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
+        last: list[str] = []  # the folders of the path written before in this pass, outermost first
 
         def flush() -> None:
             if run_end > run_start:
@@ -315,14 +327,14 @@ class _Assembly:
 
         for path in sorted(entries):
             folder = path.rpartition("/")[0]
-            if folder and folder not in made:
-                parts = folder.split("/")
-                records = []
-                for depth in range(1, len(parts) + 1):
-                    ancestor = "/".join(parts[:depth])
-                    if ancestor not in made:
-                        made.add(ancestor)
-                        records.append(folder_record(ancestor))
+            parts = folder.split("/") if folder else []
+            folders = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
+            same = 0
+            while same < min(len(folders), len(last)) and folders[same] == last[same]:
+                same += 1
+            records = [folder_record(f) for f in folders[same:] if f not in before]
+            last = folders
+            if records:
                 block = b"".join(records)
                 if run_name and os.pread(sources[run_name], len(block), run_end) == block:
                     run_end += len(block)
@@ -332,7 +344,8 @@ class _Assembly:
                     run_name, run_start, run_end = "", 0, 0
                 position += len(block)
             name, offset, length = entries[path]
-            self.members[path] = (position, length)
+            index.write(f'{"," if count else ""}{json.dumps(path)}:[{position},{length}]')
+            count += 1
             if name == run_name and offset == run_end:
                 run_end += length
             else:
@@ -340,10 +353,10 @@ class _Assembly:
                 run_name, run_start, run_end = name, offset, offset + length
             position += length
         flush()
-        self._position = position
+        self._position, self._count = position, count
 
     def close(self) -> int:
-        """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
+        """Ends the tar (two zero blocks, padded to a whole record) and its index; returns its size."""
         if self._tar is None:
             return 0
         tar, self._tar = self._tar, None
@@ -351,4 +364,29 @@ class _Assembly:
             end = b"\0" * (2 * BLOCK)
             end += b"\0" * (-(self._position + len(end)) % tarfile.RECORDSIZE)
             tar.write(end)
-        return self._position + len(end)
+        size = self._position + len(end)
+        if self._index is not None:
+            index, self._index = self._index, None
+            with index:
+                index.write(f'}},"size":{size}}}')
+        return size
+
+
+def _folders_made(earlier: Iterable[str], entries: dict[str, Entry]) -> set[str]:
+    """Those folders of `entries`' paths that hold one of the `earlier` paths: their records
+    were written with those paths. (Only a later pass has earlier paths: the search index's few.)"""
+    wanted: set[str] = set()
+    for path in entries:
+        parts = path.split("/")[:-1]
+        wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    made: set[str] = set()
+    if not wanted:
+        return made
+    for path in earlier:
+        parts = path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder not in wanted:
+                break
+            made.add(folder)
+    return made

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import functools
 import html
+import json
+import os
 import posixpath
 import re
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Container, Iterator
+from pathlib import Path
 from urllib.parse import unquote
 
 from builder.urls import check_output_path
@@ -125,12 +129,30 @@ def _resolve(folder: str, reference: str, base_path: str) -> str:
     return resolved
 
 
-class LinkLog:
-    """The internal links seen while rendering: each target with the first page that links to it."""
+SPILL_PAGES = 1000
+"""Pages whose targets a spilling `LinkLog` holds before it appends them to a file."""
 
-    def __init__(self, base_path: str = "/") -> None:
+
+class LinkLog:
+    """The internal links seen while rendering: each target with the first page that links to it.
+
+    A log given a `spill` folder (a render worker's) holds the targets of at most `SPILL_PAGES`
+    pages: it appends them to a file of its own there (`flush`), one `[target, page]` per line in
+    the order they were first seen, and hands the build's process the names of its files, not the
+    targets. The build's process keeps the targets of the pages it rendered itself and, in order,
+    the files the workers merged in (`merge`); `check` reads them once, line by line, so no
+    process holds every target of a site at once. The first page that links to a target is the
+    same either way: files and held targets are read in the order they were added."""
+
+    def __init__(self, base_path: str = "/", spill: Path | None = None) -> None:
         self.base_path = base_path
         self.targets: dict[str, str] = {}
+        self.spill = spill
+        self.files: list[Path] = []
+        """The files this log wrote (`flush`)."""
+        self._parts: list[dict[str, str] | Path] = []
+        """What was added before the held `targets`, in order: targets held then, files merged in."""
+        self._pages = 0
 
     def add(self, page: str, content: str | bytes) -> None:
         if not page.endswith(".html"):
@@ -138,16 +160,56 @@ class LinkLog:
         text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
         for target in link_targets(page, text, self.base_path):
             self.targets.setdefault(target, page)
+        if self.spill is not None:
+            self._pages += 1
+            if self._pages % SPILL_PAGES == 0:
+                self.flush()
 
-    def merge(self, targets: dict[str, str]) -> None:
-        for target, page in targets.items():
-            self.targets.setdefault(target, page)
+    def flush(self) -> list[Path]:
+        """Appends the targets held to a new file in the spill folder (a log without one keeps
+        them); returns every file this log wrote."""
+        if self.spill is None or not self.targets:
+            return self.files
+        self.spill.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix="links-", suffix=".jsonl", dir=self.spill)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.writelines(json.dumps(item) + "\n" for item in self.targets.items())
+        path = Path(name)
+        self.files.append(path)
+        self._parts.append(path)
+        self.targets = {}
+        return self.files
 
-    def check(self, planned: Iterable[str]) -> None:
+    def merge(self, targets: dict[str, str] | list[Path]) -> None:
+        """Takes in another log's targets, or the files a spilling log wrote (`flush`)."""
+        if isinstance(targets, dict):
+            for target, page in targets.items():
+                self.targets.setdefault(target, page)
+            return
+        if self.targets:
+            self._parts.append(self.targets)
+            self.targets = {}
+        self._parts.extend(targets)
+
+    def _seen(self) -> Iterator[tuple[str, str]]:
+        """Every (target, page) added or merged, in order; a target may come more than once."""
+        for part in [*self._parts, self.targets]:
+            if isinstance(part, dict):
+                yield from part.items()
+            else:
+                with open(part, encoding="utf-8") as file:
+                    for line in file:
+                        target, page = json.loads(line)
+                        yield target, page
+
+    def check(self, planned: Container[str]) -> None:
         """Raises BrokenLinks when a target is not among the planned output paths."""
-        made = set(planned)
-        broken = sorted((page, target) for target, page in self.targets.items() if target not in made)
+        broken: dict[str, str] = {}
+        for target, page in self._seen():
+            if target not in planned:
+                broken.setdefault(target, page)
         if broken:
-            shown = "; ".join(f"{page} → {target}" for page, target in broken[:5])
-            count = f"{len(broken)} link points" if len(broken) == 1 else f"{len(broken)} links point"
+            pairs = sorted((page, target) for target, page in broken.items())
+            shown = "; ".join(f"{page} → {target}" for page, target in pairs[:5])
+            count = f"{len(pairs)} link points" if len(pairs) == 1 else f"{len(pairs)} links point"
             raise BrokenLinks(f"{count} at pages this build does not make: {shown}")
