@@ -1,7 +1,7 @@
 """The engine: what turns any grading system's outputs into a site, knowing nothing about any system.
 
 It reads every system's inputs the same way (`records`: the record protocol), plans and checks the
-pages (`problems`, `links`), renders them (`render`, `assets`), writes them
+pages (`problems`, `links`), renders them (`render` with `escaping` and `inlining`, `assets`), writes them
 (`output`, `write`, `artifact`), reads and renders in worker processes, the build's one executor
 (`workers`, `heap`), keeps what it read and rendered for the next build (`read_cache`, `incremental`) and
 indexes the site for search (`search`). A system implements `grading_system.GradingSystem`; the
