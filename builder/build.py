@@ -94,9 +94,6 @@ class Model:
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
 
-    def close(self) -> None:
-        """Nothing to release: a model holds no process (a build's workers are `_build`'s)."""
-
 
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None, *, cache: Path | None = None,

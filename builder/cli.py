@@ -166,7 +166,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     data = _data_dir(args.data)
     settings = _settings(args, data)
     model = read_and_plan(data, settings.site())
-    model.close()
     for problem in model.log.problems:
         if _quiet(args) and problem.severity != "error":
             continue

@@ -70,8 +70,7 @@ def test_a_broken_categories_list_is_reported_and_the_server_still_builds(
     tmp_path: Path, categories: object, reason: str,
 ) -> None:
     _server_json(tmp_path, {"displayName": "Server", "categories": categories})
-    writer, model = build_in_memory(tmp_path)
-    model.close()
+    writer, _ = build_in_memory(tmp_path)
     problems = [p for p in api(writer, "build-report.json")["problems"] if p["file"] == "servers/srv/server.json"]
     assert problems and problems[0]["jsonPath"].startswith("$.categories"), problems
     assert reason in problems[0]["reason"] and "server.json ignored" in problems[0]["reason"], problems
@@ -81,8 +80,7 @@ def test_a_broken_categories_list_is_reported_and_the_server_still_builds(
 def test_a_category_is_named_on_its_servers_page_and_ranks_it_on_its_own(tmp_path: Path) -> None:
     _server_json(tmp_path, {"displayName": "Bugline <MCP>", "repositoryUrl": "https://code.example/jdoe/srv",
                             "categories": ["Issue <tracking>"]})
-    writer, model = build_in_memory(tmp_path)
-    model.close()
+    writer, _ = build_in_memory(tmp_path)
     server = Page(writer.text("servers/srv/index.html"))
     assert "Bugline <MCP> jdoe/srv" in server.text and "../../categories/issue-tracking/" in server.links
     assert "<tracking>" not in writer.text("categories/issue-tracking/index.html")  # third-party text is escaped

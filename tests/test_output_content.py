@@ -36,10 +36,7 @@ def server_with(data: Path, server: str, names: list[str], description: str = "D
 def test_tool_names_go_into_plotly_figures_escaped(tmp_path: Path) -> None:
     server_with(tmp_path, "srv", [LINK, STYLED])
     model = read_and_plan(tmp_path, SiteConfig())
-    try:
-        [page] = [o for o in model.outputs if isinstance(o, Page) and o.path == "servers/srv/index.html"]
-    finally:
-        model.close()
+    [page] = [o for o in model.outputs if isinstance(o, Page) and o.path == "servers/srv/index.html"]
     figure = json.loads(json.dumps(page.resolved().tools_chart))  # type: ignore[attr-defined]
     # Escaped by hand: Plotly turns `&lt;` back into `<` when it draws, so the name shows as written.
     assert sorted(figure["data"][0]["y"]) == sorted([

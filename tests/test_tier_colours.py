@@ -49,8 +49,7 @@ def test_the_charts_drawn_at_build_time_paint_each_tier_as_the_page_chips_do(tmp
     tools = [tool_score(d, scores(*dims)) for d, dims in
              zip(definitions, [(5, 5, 5, 5, 5, 5), (3, 3, 3, 3, 3, 3), (1, 1, 1, 1, 1, 1)], strict=True)]
     write_capture(tmp_path, "srv", report("srv", tools), definitions)
-    writer, model = build_in_memory(tmp_path)
-    model.close()
+    writer, _ = build_in_memory(tmp_path)
     html = writer.text("index.html")
     [style] = re.findall(r"<style>:root\{([^}]*)\}</style>", html)
     properties = dict(item.split(":", 1) for item in style.split(";"))
