@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--interval", type=float, default=0.5)
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose builder runs")
+    parser.add_argument("--timeline", type=Path, default=None,
+                        help="also write every sample as CSV: seconds, then MiB per role (build, workers, pagefind)")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
     command = [sys.executable, "-m", "builder.cli", "build", str(Path(args.data).resolve()), "-o", str(out), "--quiet"]
@@ -86,7 +88,25 @@ def main(argv: list[str] | None = None) -> int:
                 own[pid] = (pss, when)
     print("each process's own peak: " + ", ".join(
         f"{roles[pid]} {pss / mib:,.0f} MiB at {when:.1f} s" for pid, (pss, when) in sorted(own.items())))
+    if args.timeline is not None:
+        write_timeline(args.timeline, samples, roles)
     return code
+
+
+def write_timeline(path: Path, samples: list[Sample], roles: dict[int, str]) -> None:
+    """One row a sample: seconds, the tree's PSS, then the build's, the workers' (summed) and
+    Pagefind's, in MiB."""
+    mib = 1 << 20
+    rows = ["seconds,tree,build,workers,pagefind"]
+    for when, now in samples:
+        parts = {"build": 0, "workers": 0, "pagefind": 0}
+        for pid, pss in now.items():
+            role = roles[pid]
+            key = "build" if role == "build" else "pagefind" if role == "pagefind" else "workers"
+            parts[key] += pss
+        rows.append(f"{when:.1f},{sum(now.values()) / mib:.0f},"
+                    + ",".join(f"{parts[k] / mib:.0f}" for k in ("build", "workers", "pagefind")))
+    path.write_text("\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":
