@@ -34,6 +34,7 @@ from typing import IO, Any, Generic, TypeVar
 import duckdb
 
 from builder.config import SiteConfig
+from builder.engine import model_pickle
 from builder.engine.heap import settle
 from builder.engine.incremental import code_key, content_key
 from builder.engine.problems import ProblemLog
@@ -248,7 +249,7 @@ class _OutputStore:
         self._end = 0
 
     def append(self, outputs: list[Page | DataFile]) -> tuple[int, int]:
-        data = pickle.dumps([_resolved(o) for o in outputs], protocol=pickle.HIGHEST_PROTOCOL)
+        data = model_pickle.dumps([_resolved(o) for o in outputs])
         self._file.seek(self._end)
         self._file.write(data)
         offset, self._end = self._end, self._end + len(data)
