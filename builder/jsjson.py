@@ -49,3 +49,26 @@ def normalise(value: Any, *, sort_keys: bool) -> Any:
     if isinstance(value, list | tuple):
         return [normalise(item, sort_keys=sort_keys) for item in value]
     raise Unsafe
+
+
+def plain(value: Any) -> bool:
+    """Whether `normalise(value, sort_keys=True)` would give `value` back unchanged: nothing in it
+    but None, booleans, strings, integers within 2^53, lists and dicts with ASCII string keys, each
+    of exactly those types (no float, tuple or subclass). Checked without making anything, so that
+    a definition without floats (most of them) is written by `json.dumps` as it is."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or item is None or kind is bool:
+            continue
+        if kind is dict:
+            for key in item:
+                if type(key) is not str or not key.isascii():
+                    return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is not int or abs(item) > _MAX_SAFE_INTEGER:
+            return False
+    return True

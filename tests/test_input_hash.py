@@ -53,3 +53,43 @@ def test_fallback_cases_use_tdqs_serializer() -> None:
     from tdqs import serialize_tool_definition
 
     assert canonical_definition(tool) == serialize_tool_definition(tool)
+
+
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**54), 2**54) | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=10), plain_values)
+def test_definitions_written_as_they_are_hash_as_tdqs_does(name: str, schema: object) -> None:
+    # No float or non-ASCII key forced in: many of these take the path that skips `normalise`.
+    tool = ToolDefinition.model_validate({"name": name, "inputSchema": {"type": "object", "properties": {"p": schema}}})
+    assert input_hash(tool) == compute_input_hash(tool)
+
+
+def _reference_plain(value: object) -> bool:
+    """`plain`, written the other way round: recursively, by what each value may be."""
+    if value is None or type(value) in (bool, str):
+        return True
+    if type(value) is int:
+        return abs(value) <= 2**53
+    if type(value) is list:
+        return all(_reference_plain(item) for item in value)
+    if type(value) is dict:
+        return all(type(key) is str and key.isascii() for key in value) and all(
+            _reference_plain(item) for item in value.values())
+    return False
+
+
+@settings(max_examples=500, deadline=None)
+@given(plain_values)
+def test_a_plain_value_is_what_normalise_gives_back(value: object) -> None:
+    from builder.jsjson import normalise, plain
+
+    assert plain(value) == _reference_plain(value)
+    if plain(value):
+        assert json.dumps(normalise(value, sort_keys=True), sort_keys=True) == json.dumps(value, sort_keys=True)

@@ -37,3 +37,18 @@ def kept() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """The collector off for a bounded burst of short-lived objects (reading a chunk of sources,
+    unpickling one source's outputs): they hold few cycles, and the collector's walks of them cost
+    more than making them. Garbage cycles made meanwhile wait for the next collection (a worker
+    collects after each task: builder.engine.workers)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

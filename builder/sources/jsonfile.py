@@ -60,10 +60,8 @@ class _Found(Exception):
         self.reason = reason
 
 
-def _object(pairs: list[tuple[str, Any]], marked: list[bool]) -> dict[str, Any]:
-    made = dict(pairs)
-    if len(made) == len(pairs):
-        return made
+def _repeated(pairs: list[tuple[str, Any]], made: dict[str, Any], marked: list[bool]) -> dict[str, Any]:
+    """The object of `pairs`, which named a key twice, marked with the keys it repeated."""
     seen: set[str] = set()
     repeated = _Duplicates(made)
     repeated.repeated = [key for key, _ in pairs if key in seen or seen.add(key)]  # type: ignore[func-returns-value]
@@ -82,7 +80,13 @@ def parse_json(text: str, *, one_line: bool = False) -> Any:
     `one_line`: the text is one line of a JSON Lines file, so a parse error names the column only."""
     try:
         marked: list[bool] = []
-        document = json.loads(text, object_pairs_hook=lambda pairs: _object(pairs, marked), parse_constant=_constant)
+
+        def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            # One call a JSON object (the parser's own dicts would keep the last of a repeated key).
+            made = dict(pairs)
+            return made if len(made) == len(pairs) else _repeated(pairs, made, marked)
+
+        document = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=_constant)
     except json.JSONDecodeError as error:
         at = f"column {error.colno}" if one_line else f"line {error.lineno}, column {error.colno}"
         raise Unreadable("$", f"not valid JSON: {error.msg} at {at}") from error

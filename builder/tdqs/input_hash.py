@@ -16,7 +16,7 @@ import json
 
 from tdqs import ToolDefinition, serialize_tool_definition
 
-from builder.jsjson import Unsafe, normalise
+from builder.jsjson import Unsafe, normalise, plain
 
 
 def canonical_definition(tool: ToolDefinition) -> str:
@@ -30,7 +30,8 @@ def canonical_definition(tool: ToolDefinition) -> str:
         "title": tool.title,
     }
     try:
-        text = json.dumps(normalise(document, sort_keys=True), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        safe = document if plain(document) else normalise(document, sort_keys=True)
+        text = json.dumps(safe, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         text.encode("utf-8")  # a lone surrogate fails here; JavaScript would escape it
     except (Unsafe, UnicodeEncodeError, RecursionError):
         return serialize_tool_definition(tool)
