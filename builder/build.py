@@ -17,13 +17,14 @@ claim → read → load → plan → check → render → links → search → c
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
 Two steps are started and waited for later, so that they overlap without calling back into the
-build: once everything is planned and checked, Pagefind indexes the search documents and the pages
-it indexes while the rest is rendered; and with more than one worker (the default: one per core;
-`workers` is the build's only knob) the records that plan outputs of their own are read in worker
-processes (builder.engine.workers), which keep what they read and render it themselves while this
-process renders the corpus-wide outputs. With one worker, everything happens in this process. No
-step depends on which grading system is being built: they are all read, loaded and planned in
-turn, the same way.
+build: Pagefind indexes the search documents (and the pages of the systems whose pages it indexes)
+in the background as soon as they exist: right after the read when they are all search documents
+(a registry), otherwise once everything is planned and checked; and with more than one worker
+(the default: one per core; `workers` is the build's only knob) the records that plan outputs of
+their own are read in worker processes (builder.engine.workers), which keep what they read and
+render it themselves while this process renders the corpus-wide outputs. With one worker,
+everything happens in this process. No step depends on which grading system is being built: they
+are all read, loaded and planned in turn, the same way.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
@@ -488,6 +489,14 @@ def _build(
         owners = [o for c in present if (o := c.owners) is not None]
         site = site_values(present)
         was_read = time.perf_counter()
+        # search: Pagefind starts as soon as what it indexes exists, and indexes in the background
+        # until the build waits for it. When no system's pages are indexed (a registry: search
+        # documents only), that is now, and Pagefind overlaps the load and the planning too.
+        search_now = search and not any(c.system.indexes_pages for c in present)
+        began = time.perf_counter()
+        if search_now:
+            index = start_search(present, {}, site, config, writer, out, shard_docs)
+        starting = time.perf_counter() - began
         # load, plan: every system in turn. DuckDB is opened after reading: a reader's forked
         # workers must not inherit its threads.
         with opened(cache) as con:
@@ -498,13 +507,14 @@ def _build(
         # check: every output path, the workers' too, is safe and unique before any is rendered.
         _check_paths(outputs)
         settle()  # the plan lives to the end of the build (builder.engine.heap)
-        timings = {"load": was_read - started + loading, "statistics": time.perf_counter() - was_read - loading}
-        # search: Pagefind starts on the search documents and the pages it indexes, and indexes
-        # while the rest is rendered.
+        timings = {"load": was_read - started + loading,
+                   "statistics": time.perf_counter() - was_read - starting - loading}
+        # search: otherwise Pagefind starts now, on the search documents and the pages it indexes
+        # (planned and checked above), and indexes while the rest is rendered.
         searching = time.perf_counter()
-        if search:
+        if search and not search_now:
             index = start_search(present, planned, site, config, writer, out, shard_docs)
-        timings["search"] = time.perf_counter() - searching
+        timings["search"] = time.perf_counter() - searching + starting
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
         # taken in.

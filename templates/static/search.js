@@ -193,10 +193,13 @@
   }
 
   // Loaded once, however many searches start meanwhile: a shard merged twice would give every hit twice.
+  // The shards are merged all at once, not one after another: each costs two fetches (its entry, then
+  // its metadata), and a registry has sixteen. Pagefind adds each to its list as the call is made, so
+  // their order is the shards' order either way.
   async function load() {
     var module = await import(moduleUrl);
     await module.init();
-    for (var i = 0; i < shardFolders.length; i++) { await module.mergeIndex(shardFolders[i]); }
+    await Promise.all(shardFolders.map(function (folder) { return module.mergeIndex(folder); }));
     return module;
   }
 
