@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 from browser import OUTPUT, chromium, served
 from corpus import definition, report, scores, tool_score, write_capture
+from shared_sites import scorecards_config
 
 from builder.build import build, read_and_plan
 from builder.config import SiteConfig
@@ -24,15 +25,15 @@ WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
-    config = SiteConfig(base_url=BASE)
-    out = tmp_path_factory.mktemp("browser") / "site"
-    build(ROOT / "data", out, config)
+def site(scorecards_site: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """data/ built with base URL BASE (the session's shared build, which no test here changes)."""
+    config = scorecards_config()
+    assert config.base_url == BASE
     kinds: dict[str, str] = {}
     for output in read_and_plan(ROOT / "data", config).outputs:
         if isinstance(output, Page):
             kinds.setdefault(output.template, output.path)
-    with served(out, BASE) as url:
+    with served(scorecards_site, BASE) as url:
         yield url, kinds
 
 

@@ -11,20 +11,17 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
+from shared_sites import scorecards_config
 from site_helpers import Page
 
-from builder.build import build
-from builder.config import SiteConfig
 from builder.serve import make_server
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    out = tmp_path_factory.mktemp("crawl") / "site"
-    build(ROOT / "data", out, SiteConfig(base_url="/scorecards/"))
-    server = make_server(out, port=0, base_url="/scorecards/", quiet=True)
+def served_site(scorecards_site: Path) -> Iterator[str]:
+    """data/ built with --base-url /scorecards/ (the session's shared build, read only here)."""
+    assert scorecards_config().base_url == "/scorecards/"
+    server = make_server(scorecards_site, port=0, base_url="/scorecards/", quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/scorecards/"

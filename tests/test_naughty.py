@@ -4,13 +4,15 @@ builds; in headless Chromium no dialog opens and no injected element appears on 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser import chromium, served
+from browser import ARGS, CHROMIUM, require_chromium, served
 from corpus import KEYS, report, write_capture
 from shared_data import shared_file
 from tdqs import ToolDefinition, ToolScore, compute_context_signals
@@ -124,17 +126,49 @@ def test_the_naughty_corpus_builds_with_every_string_on_a_page(naughty_site) -> 
     assert sum(p.startswith("sessions/") for p in pages) > 100
 
 
+TABS = 2
+"""Pages open at once: the browser and its renderer take turns on one core a page, so two tabs keep
+both of CI's cores busy. Every page is still loaded and probed, each in a tab of its own context."""
+
+
+async def _visit_every_page(base: str, pages: list[str]) -> list[str]:
+    """Each page loaded in one of TABS tabs and probed; the dialogs and injected elements found, in
+    the order of `pages`."""
+    from playwright.async_api import async_playwright
+
+    found: dict[str, list[str]] = {}
+    todo = iter(pages)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = await browser.new_context()
+
+            async def tab() -> None:
+                page = await context.new_page()
+                current: list[str] = [""]
+
+                async def dismiss(dialog: Any) -> None:
+                    found.setdefault(current[0], []).append(f"dialog {dialog.message!r} on {page.url}")
+                    await dialog.dismiss()
+
+                page.on("dialog", dismiss)
+                for path in todo:
+                    current[0] = path
+                    await page.goto(base + path, wait_until="load")
+                    injected = await page.evaluate(INJECTION_PROBE)
+                    if injected:
+                        found.setdefault(path, []).append(f"{path}: {injected[:5]}")
+                await page.close()
+
+            await asyncio.gather(*(tab() for _ in range(TABS)))
+            await context.close()
+        finally:
+            await browser.close()
+    return [problem for path in ["", *pages] for problem in found.get(path, [])]
+
+
 def test_no_dialog_and_no_injected_element_on_any_page(naughty_site) -> None:
     base, pages = naughty_site
-    problems: list[str] = []
-    with chromium() as browser:
-        context = browser.new_context()
-        page = context.new_page()
-        page.on("dialog", lambda dialog: (problems.append(f"dialog {dialog.message!r} on {page.url}"), dialog.dismiss()))
-        for path in pages:
-            page.goto(base + path, wait_until="load")
-            found = page.evaluate(INJECTION_PROBE)
-            if found:
-                problems.append(f"{path}: {found[:5]}")
-        context.close()
+    require_chromium()
+    problems = asyncio.run(_visit_every_page(base, pages))
     assert not problems, "\n".join(problems[:30])
