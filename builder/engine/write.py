@@ -8,8 +8,8 @@
   whole. The output itself was checked and locked before (builder.engine.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
-- It keeps a check of every file it writes (`checks`: a hash of its bytes), which the manifest
-  records; a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
+- It keeps a check of every file it writes (`checks`: a hash of its bytes), which the ledger
+  records (builder.engine.ledger); a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
   page edited, truncated or damaged on disk is rendered again instead of published again.
 - `MemoryWriter` keeps files in a dict, for tests.
 """
@@ -20,6 +20,7 @@ import hashlib
 import os
 import shutil
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from builder.engine.output import make_staging
@@ -149,8 +150,14 @@ class FolderWriter(Writer):
             handle.write(data)
         self.checks[path] = output_check(data)
 
-    def has_previous(self, path: str) -> bool:
-        return (self.out / path).is_file()
+    kind = "folder"
+    previous_size: int | None = None
+    size: int | None = None
+    """A folder has no size the ledger records (builder.engine.ledger); a tar has."""
+
+    def places(self) -> Iterator[tuple[str, int, int]]:
+        """A folder's files have no place in a tar."""
+        return iter(())
 
     def worker_spec(self) -> tuple[str, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
@@ -161,9 +168,9 @@ class FolderWriter(Writer):
         """Workers' files are in the staging folder already: their checks are recorded."""
         self.checks.update(entries)
 
-    def reuse(self, path: str, check: str | None) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None = None) -> bool:
         """Claims `path` and fills it with the previous build's file, if its bytes still have the
-        check the manifest recorded when it was written: a hard link where the filesystem allows one
+        check the ledger recorded when it was written: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
         when the file is gone or was changed since: it is rendered again."""
         source = self.out / path
@@ -173,7 +180,7 @@ class FolderWriter(Writer):
             return False
         with os.fdopen(handle, "rb") as file:
             data = file.read()
-        if check is None or output_check(data) != check:
+        if output_check(data) != check:
             return False
         self.reserve(path, len(data))
         target = self.staging / path
