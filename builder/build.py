@@ -250,7 +250,7 @@ def render_and_write(
     timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
                      frozenset(), workers_busy=False)
     timings["write"] += write_static(writer)
-    links.check(writer.paths)
+    links.check(writer.paths, worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
     return timings
 
 
@@ -528,7 +528,7 @@ def _build(
         # links: every link of every page rendered above, wherever it was rendered, before anything
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
-        links.check(writer.paths)
+        links.check(writer.paths, worker_scratch(writer.worker_spec()))
         close(present)  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds, where each member is, lives to the end too
         swapping = time.perf_counter()
