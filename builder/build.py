@@ -534,7 +534,7 @@ def _build(
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
-        manifest.prepare(writer.checks, writer.places())  # also while Pagefind may still be indexing
+        manifest.prepare(writer.written_rows())  # also while Pagefind may still be indexing
         timings["swap"] = time.perf_counter() - swapping
         # search: wait for Pagefind.
         searching = time.perf_counter()
@@ -549,7 +549,7 @@ def _build(
         # commit
         swapping = time.perf_counter()
         writer.commit()
-        manifest.save(writer.checks, writer.size)
+        manifest.save(size=writer.size)
         writer.finish()
         timings["swap"] += time.perf_counter() - swapping
     except BaseException:

@@ -67,7 +67,7 @@ def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_buil
     from builder.pages.page import DataFile
 
     a, b, c = (DataFile(f"{name}/index.json", "", key=f"k-{name}") for name in "abc")
-    checks = {output.path: "check" for output in (a, b, c)}
+    written = [(output.path, "check", None) for output in (a, b, c)]  # what the writer wrote, by path
 
     def previous() -> set[str]:
         """What a next build could lend of a, b and c."""
@@ -77,18 +77,18 @@ def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_buil
     out.mkdir()
     first = Manifest(out, "engine", "folder")
     assert list(first.lendable([a])) == []
-    first.prepare(checks)  # written while Pagefind indexes; the build then fails: never saved
+    first.prepare(written)  # written while Pagefind indexes; the build then fails: never saved
     assert not first.path.exists()
 
     second = Manifest(out, "engine", "folder")
     assert previous() == set()  # the failed build's manifest is not the previous site's
     assert list(second.lendable([b])) == []
-    second.save(checks)  # not prepared by this build: what the failed one left is not used
+    second.save(written)  # not prepared by this build: what the failed one left is not used
     assert previous() == {b.path}
 
     third = Manifest(out, "engine", "folder")
     assert [o.path for o, _, _ in third.lendable([b])] == [b.path]
-    third.prepare(checks)
+    third.prepare(written)
     assert list(third.lendable([c])) == []  # an output planned after preparing is not lost
-    third.save(checks)
+    third.save(written)
     assert previous() == {b.path, c.path}

@@ -20,7 +20,6 @@ and deleting the previous site costs as much again; a tar is one sequential file
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import os
 import shutil
@@ -31,6 +30,7 @@ from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging
 from builder.engine.write import RawFolderWriter, Writer, output_check
+from builder.engine.written import Row, WrittenLog, sorted_rows
 
 BLOCK = 512
 MTIME = 0
@@ -87,15 +87,15 @@ def folder_record(path: str) -> bytes:
 
 
 class SegmentWriter(Writer):
-    """Appends member records to one segment file and remembers where each one is. A render
-    worker's writer: it writes through `Writer.write`, so each path is claimed (`reserve`) here
-    as well as by the parent's writer."""
+    """Appends member records to one segment file and where each one is to a file of its own in
+    the scratch folder (builder.engine.written). A render worker's writer: it writes through
+    `Writer.write`, so each path is claimed (`reserve`) here as well as by the parent's writer."""
 
     def __init__(self, folder: Path, name: str) -> None:
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
-        self._fresh: list[tuple[str, Entry, str]] = []
+        self.written = WrittenLog(folder / "scratch", name)
 
     def append(self, path: str, data: bytes) -> tuple[Entry, str]:
         """Appends `path`'s member record; returns where it is and its check (`output_check`)."""
@@ -105,19 +105,20 @@ class SegmentWriter(Writer):
         return entry, output_check(record)
 
     def _store(self, path: str, data: bytes) -> None:
-        self._fresh.append((path, *self.append(path, data)))
+        entry, check = self.append(path, data)
+        self.written.add(path, check, entry)
 
     def flush(self) -> None:
         self._file.flush()
 
-    def drain(self) -> list[tuple[str, Entry, str]]:
-        """The members written since the last call, with their checks (what a worker hands back)."""
+    def drain(self) -> list[Path]:
+        """The file that lists the members written, with their checks (what a worker hands back)."""
         self.flush()
-        fresh, self._fresh = self._fresh, []
-        return fresh
+        return self.written.files()
 
     def close(self) -> None:
         self._file.close()
+        self.written.close()
 
 
 WorkerSpec = tuple[str, Path]
@@ -147,7 +148,10 @@ class TarWriter(Writer):
         self.out = out.resolve()
         self.staging = make_staging(self.out, "tmp")
         self._segment = SegmentWriter(self.staging, "segment-main")
-        self.entries: dict[str, Entry] = {}
+        self._adopted: list[Path] = []
+        """The files that list what the workers wrote (builder.engine.written)."""
+        self._later: dict[str, tuple[Entry, str]] = {}
+        """What was stored after `assemble` (the search index): a few thousand members, held."""
         self.previous_size = self.out.stat().st_size if self.out.is_file() else None
         """The size of the tar a rebuild lends from, which its ledger must describe."""
         self.size: int | None = None
@@ -155,13 +159,15 @@ class TarWriter(Writer):
         self._previous_tar: int | None = None
         """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
-        self._assembled = 0
-        """How many of `entries` (the first ones, in the order stored) `assemble` wrote."""
 
     kind = "tar"
 
     def _store(self, path: str, data: bytes) -> None:
-        self.entries[path], self.checks[path] = self._segment.append(path, data)
+        if self._assembly is None:
+            entry, check = self._segment.append(path, data)
+            self._segment.written.add(path, check, entry)
+        else:
+            self._later[path] = self._segment.append(path, data)
 
     def reuse(self, path: str, check: str, place: tuple[int, int] | None) -> bool:
         """Claims `path` and takes its member record from the previous tar, at `place` (offset,
@@ -181,8 +187,7 @@ class TarWriter(Writer):
         if len(record) != length or output_check(record) != check:
             return False
         self.reserve(path, length)
-        self.entries[path] = (PREVIOUS, offset, length)
-        self.checks[path] = check
+        self._segment.written.add(path, check, (PREVIOUS, offset, length))
         return True
 
     def _close_previous(self) -> None:
@@ -195,11 +200,10 @@ class TarWriter(Writer):
         here first."""
         return ("tar", self.staging)
 
-    def adopt(self, entries: Iterable[tuple[str, Entry, str]]) -> None:
-        """Members a worker wrote, for paths this writer had reserved, with their checks."""
-        for path, entry, check in entries:
-            self.entries[path] = entry
-            self.checks[path] = check
+    def adopt(self, files: list[Path]) -> None:
+        """The files that list the members a worker wrote, for paths this writer had reserved,
+        with their checks (builder.engine.written)."""
+        self._adopted.extend(f for f in files if f not in self._adopted)
 
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Every file under `folder`, as members under `prefix/` (the search index)."""
@@ -212,24 +216,23 @@ class TarWriter(Writer):
         still runs, and a build always splits its members the same way, so it gives the same bytes."""
         if self._assembly is not None:
             raise RuntimeError("the tar is assembled once")
-        missing = [path for path in self.paths if path not in self.entries]
-        if missing:
-            raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
-        self._segment.flush()
+        files = [*self._segment.drain(), *self._adopted]
         self._assembly = _Assembly(self.staging / "site.tar", self.staging / "places.jsonl")
-        self._assembly.add(self.entries, self._source)
+        written = self._assembly.add(sorted_rows(files, self.staging / "scratch"), self._source)
         self._assembly.end_places()
-        self._assembled = len(self.entries)
+        if written != len(self.paths):
+            raise RuntimeError(f"{len(self.paths) - written} reserved outputs were never written")
 
-    def places(self) -> Iterator[tuple[str, int, int]]:
-        """Where `assemble` put each member's record in the tar (path, offset, length), sorted by
-        path: what the ledger records for the next build (builder.engine.ledger)."""
+    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
+        """Each member `assemble` put into the tar, with its check and where its record is
+        (offset, length), sorted by path: what the ledger records for the next build
+        (builder.engine.ledger)."""
         if self._assembly is None:
             return
         with open(self._assembly.places, encoding="utf-8") as file:
             for line in file:
-                path, offset, length = json.loads(line)
-                yield path, offset, length
+                path, offset, length, check = json.loads(line)
+                yield path, check, (offset, length)
 
     def commit(self) -> None:
         self._close_previous()
@@ -239,8 +242,8 @@ class TarWriter(Writer):
         self._segment.close()
         assembly = self._assembly
         # What was stored after `assemble` (the search index) follows, in a pass of its own.
-        later = dict(itertools.islice(self.entries.items(), self._assembled, None))
-        assembly.add(later, self._source, earlier=itertools.islice(self.entries, self._assembled))
+        later = [(path, check, *entry) for path, (entry, check) in sorted(self._later.items())]
+        assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
         self.size = assembly.close()
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
@@ -299,21 +302,25 @@ class _Assembly:
             places, self._places = self._places, None
             places.close()
 
-    def add(self, entries: dict[str, Entry], source: Callable[[str], Path], earlier: Iterable[str] = ()) -> None:
-        """Writes `entries` (path → where its record is), reading each source file `source(name)`.
-        `earlier`: the paths of the passes before, whose folders' records are written already."""
+    def add(self, rows: Iterable[Row], source: Callable[[str], Path], earlier: Iterable[str] | None = None) -> int:
+        """Writes `rows` (sorted by path: path, check, and where its record is), reading each
+        source file `source(name)`; returns how many. `earlier`: the paths of the passes before,
+        whose folders' records are written already (then `rows` is read twice)."""
         assert self._tar is not None
         sources: dict[str, int] = {}
         try:
-            for name in {name for name, _, _ in entries.values()}:
-                sources[name] = os.open(source(name), os.O_RDONLY)
-            self._write(self._tar, entries, sources, _folders_made(earlier, entries))
+            before: set[str] = set()
+            if earlier is not None:
+                rows = list(rows)
+                before = _folders_made(earlier, [row[0] for row in rows])
+            return self._write(self._tar, rows, sources, source, before)
         finally:
             for descriptor in sources.values():
                 os.close(descriptor)
 
-    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int], before: set[str]) -> None:
-        """Writes `entries` sorted by path, each folder's records before its first member. Source
+    def _write(self, tar: BinaryIO, rows: Iterable[Row], sources: dict[str, int], source: Callable[[str], Path],
+               before: set[str]) -> int:
+        """Writes `rows` in their order (by path), each folder's records before its first member. Source
         bytes are read a buffer at a time (`_copy`), never mapped: a mapped source's pages count in
         the build's memory once read, up to the whole site (two gigabytes for a registry).
         `before`: folders whose records an earlier pass wrote."""
@@ -325,7 +332,13 @@ class _Assembly:
             if run_end > run_start:
                 _copy(sources[run_name], run_start, run_end, tar)
 
-        for path in sorted(entries):
+        count = 0
+        for path, check, name, offset, length in rows:
+            if name is None or offset is None or length is None:
+                raise RuntimeError(f"{path} was written with no place in the tar")
+            if name not in sources:
+                sources[name] = os.open(source(name), os.O_RDONLY)
+            count += 1
             folder = path.rpartition("/")[0]
             parts = folder.split("/") if folder else []
             folders = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
@@ -343,9 +356,8 @@ class _Assembly:
                     tar.write(block)
                     run_name, run_start, run_end = "", 0, 0
                 position += len(block)
-            name, offset, length = entries[path]
             if places is not None:
-                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length}]\n")
+                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)}]\n")
             if name == run_name and offset == run_end:
                 run_end += length
             else:
@@ -354,6 +366,7 @@ class _Assembly:
             position += length
         flush()
         self._position = position
+        return count
 
     def close(self) -> int:
         """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
@@ -368,7 +381,7 @@ class _Assembly:
         return self._position + len(end)
 
 
-def _folders_made(earlier: Iterable[str], entries: dict[str, Entry]) -> set[str]:
+def _folders_made(earlier: Iterable[str], entries: list[str]) -> set[str]:
     """Those folders of `entries`' paths that hold one of the `earlier` paths: their records
     were written with those paths. (Only a later pass has earlier paths: the search index's few.)"""
     wanted: set[str] = set()

@@ -176,36 +176,32 @@ class Manifest:
         for output, (_, _, check, place) in merged(planned, rows(self.path, self.kind, self.size)):
             yield output, check, place
 
-    def prepare(self, checks: dict[str, str] | None = None, places: Iterable[tuple[str, int, int]] = ()) -> None:
+    def prepare(self, written: Iterable[tuple[str, str, Place]] = ()) -> None:
         """Writes this build's ledger beside the previous one, all but its end: the build does it
         while Pagefind is still indexing. It describes the new site, so it takes the previous one's
-        place only once that site is committed (`save`). `checks`: the writer's, for every output
-        written or lent (an output without one is never lent by the next build); `places`: where a
-        tar's members are (path, offset, length), sorted by path (a member without one is not lent)."""
+        place only once that site is committed (`save`). `written`: every output written or lent,
+        sorted by path, with the check of its bytes and, in a tar, where its record is (the
+        writer's `written_rows`; an output not among them is never lent by the next build)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        ledger.write(self._prepared, self.kind, self._rows(checks or {}, places))
+        ledger.write(self._prepared, self.kind, self._rows(written))
         self._is_prepared = True
 
-    def _rows(self, checks: dict[str, str], places: Iterable[tuple[str, int, int]]) -> Iterator[Row]:
-        located = iter(places)
-        place = next(located, None)
-        for path, full in sorted(self.current.items()):
-            check = checks.get(path)
-            if check is None:
-                continue
-            if self.kind != "tar":
-                yield path, full, check, None
-                continue
-            while place is not None and place[0] < path:
-                place = next(located, None)
-            if place is not None and place[0] == path:
-                yield path, full, check, (place[1], place[2])
+    def _rows(self, written: Iterable[tuple[str, str, Place]]) -> Iterator[Row]:
+        """The outputs written from known inputs, with their full keys: one pass over both, sorted."""
+        current = iter(sorted(self.current.items()))
+        item = next(current, None)
+        for path, check, place in written:
+            while item is not None and item[0] < path:
+                item = next(current, None)
+            if item is None:
+                return
+            if item[0] == path:
+                yield path, item[1], check, place
 
-    def save(self, checks: dict[str, str] | None = None, size: int | None = None,
-             places: Iterable[tuple[str, int, int]] = ()) -> None:
+    def save(self, written: Iterable[tuple[str, str, Place]] = (), size: int | None = None) -> None:
         """Ends this build's ledger (`size`: the tar's) and puts it in the previous one's place."""
         if not self._is_prepared:  # a file a failed build left there is not this build's
-            self.prepare(checks, places)
+            self.prepare(written)
         ledger.end(self._prepared, size)
         os.replace(self._prepared, self.path)
         self._is_prepared = False
