@@ -530,7 +530,7 @@ def _build(
         # inputs have not changed since).
         links.check(writer.paths, worker_scratch(writer.worker_spec()))
         close(present)  # the workers' memory is free before the tar is put together
-        settle()  # and what the writer holds, where each member is, lives to the end too
+        settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing

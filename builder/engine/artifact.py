@@ -220,8 +220,8 @@ class TarWriter(Writer):
         self._assembly = _Assembly(self.staging / "site.tar", self.staging / "places.jsonl")
         written = self._assembly.add(sorted_rows(files, self.staging / "scratch"), self._source)
         self._assembly.end_places()
-        if written != len(self.paths):
-            raise RuntimeError(f"{len(self.paths) - written} reserved outputs were never written")
+        if written != len(self.paths):  # each path is reserved once, and written by whoever reserved it
+            raise RuntimeError(f"{len(self.paths):,} outputs were reserved but {written:,} written")
 
     def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
         """Each member `assemble` put into the tar, with its check and where its record is
@@ -283,11 +283,12 @@ class _Assembly:
     record before its first member. Records that lie one after another in the same source (most
     of a rebuild's, lent by the previous tar, folder records included) are copied as one run.
 
-    Where each member of the first pass landed goes straight to a file (`places`, one JSON line
-    each, sorted by path: what the ledger records, builder.engine.ledger), written as the tar is:
-    nothing is held per member. (The later pass, the search index, is never lent.) Nor per folder: paths sorted, the members below a folder come one after
-    another, so a folder's record was written in this pass exactly when it holds the path written
-    before (`_last`)."""
+    The members come as rows sorted by path (builder.engine.written, sorted by DuckDB), and where
+    each member of the first pass landed goes straight to a file (`places`, one JSON line each,
+    with its check: what the ledger records, builder.engine.ledger), written as the tar is: nothing
+    is held per member (the later pass, the search index, is never lent). Nor per folder: paths
+    sorted, the members below a folder come one after another, so a folder's record was written in
+    this pass exactly when it holds the path written before (`_last`)."""
 
     def __init__(self, target: Path, places: Path) -> None:
         self.target = target
