@@ -2,9 +2,9 @@
 
     python bench/verify_cost.py SITE        # a folder or a .tar a build wrote, with its cache beside it
 
-For every output the manifest (`.<SITE>.cache/manifest.json`) lists with a check, this does what
-a rebuild's `reuse` does before lending it: for a folder, read the file and hash it; for a tar,
-`pread` the member's record (where `members.json` says it is) and hash it. For a folder it also
+For every output the ledger (`.<SITE>.cache/ledger.jsonl`, builder.engine.ledger) lists, this does
+what a rebuild's `reuse` does before lending it: for a folder, read the file and hash it; for a
+tar, `pread` the member's record (where the ledger says it is) and hash it. For a folder it also
 times the alternative, one `stat` per file (size, modification time, inode). Two passes each, so
 the second reads a warm page cache. Prints wall and CPU seconds and how many checks did not match.
 """
@@ -40,10 +40,12 @@ def _timed(label: str, work: Callable[[], tuple[int, int]]) -> None:
 def main(argv: list[str]) -> int:
     out = Path(argv[0]).resolve()
     cache = out.parent / f".{out.name}.cache"
-    checks: dict[str, str] = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))["checks"]
+    lines = (cache / "ledger.jsonl").read_text(encoding="utf-8").splitlines()[1:-1]  # header and trailer
+    rows = [json.loads(line) for line in lines]
+    checks: dict[str, str] = {row[0]: row[2] for row in rows}
     print(f"{out}: {len(checks):,} outputs with a check")
     if out.suffix == ".tar":
-        members = json.loads((cache / "members.json").read_text(encoding="utf-8"))["members"]
+        members = {row[0]: (row[3], row[4]) for row in rows}
         tar = os.open(out, os.O_RDONLY)
 
         def records() -> tuple[int, int]:

@@ -10,8 +10,9 @@ claim → read → load → plan → check → render → links → search → c
    each data file.
 4. **check** that every output path, a worker's too, is unique and safe, before anything is
    rendered anywhere.
-5. **render** each page and write everything through one writer into a staging folder beside the
-   output; the **links** of every page rendered are then checked against what was written.
+5. **render** each page the previous build cannot lend (builder.engine.incremental: the same
+   inputs, the same bytes still on disk) and write everything through one writer into a staging
+   folder beside the output; the **links** of every page rendered are then checked against what was written.
 6. **search**: wait for Pagefind, which indexed meanwhile; then **commit**: swap the staging
    folder into place. A failed or interrupted build leaves the previous site whole. An output
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
@@ -35,7 +36,7 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -242,49 +243,42 @@ CHUNK = 1000
 
 def render_and_write(
     model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None,
-    manifest: Manifest | None = None,
 ) -> dict[str, float]:
     """Renders and writes a model planned by `read_and_plan`, with the static files, and checks its
     links: the render and links steps of `_build`, for a model planned in this process."""
     links = LinkLog(config.base_path)
     timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
-                     manifest, workers_busy=False)
+                     frozenset(), workers_busy=False)
     timings["write"] += write_static(writer)
-    links.check(writer.paths)
+    links.check(writer.paths, worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
     return timings
+
+
+def lend(outputs: list[Output], manifest: Manifest, writer: SiteWriter) -> set[str]:
+    """Takes from the previous build every output it wrote from the same inputs whose bytes are
+    still those written (builder.engine.incremental), each path claimed through the writer; returns
+    their paths: the rest is rendered."""
+    lent: set[str] = set()
+    for output, check, place in manifest.lendable(outputs):
+        if writer.reuse(output.path, check, place):
+            lent.add(output.path)
+    return lent
 
 
 def render(
     outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, links: LinkLog,
-    progress: Progress | None, workers: int, manifest: Manifest | None, *, workers_busy: bool,
+    progress: Progress | None, workers: int, lent: Container[str], *, workers_busy: bool,
 ) -> dict[str, float]:
-    """Renders every output held by this process (not `Owned`) that the previous build cannot lend
-    (see builder.engine.incremental) and writes it; returns seconds spent lending (`link`),
-    rendering and writing, and how many outputs were lent (`reused`). With more than one worker
-    they are rendered by forked workers (`_render_in_workers`), unless reader workers are busy
-    rendering their own (`workers_busy`): then the few corpus-wide outputs are rendered here."""
-    local = [index for index, output in enumerate(outputs) if not isinstance(output, Owned)]
-    todo = local
+    """Renders every output held by this process (not `Owned`) that the previous build did not
+    lend (`lent`) and writes it; returns seconds spent rendering and writing. With more than one
+    worker they are rendered by forked workers (`_render_in_workers`), unless reader workers are
+    busy rendering their own (`workers_busy`): then the few corpus-wide outputs are rendered here."""
+    todo = [index for index, output in enumerate(outputs) if not isinstance(output, Owned) and output.path not in lent]
     if progress:
-        progress("render", 0, len(local))  # the stage starts: its rate and ETA count from here
-    reused = 0
-    linking = time.perf_counter()
-    if manifest is not None and isinstance(writer, SiteWriter):
-        todo = []
-        for index in local:
-            output = outputs[index]
-            if manifest.reusable(output.path, output.key) and writer.reuse(output.path, manifest.check(output.path)):
-                reused += 1
-            else:
-                todo.append(index)
-    linking = time.perf_counter() - linking
+        progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
     if isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy:
-        timings = _render_in_workers(outputs, site, config, writer, workers, todo, progress, links)
-    else:
-        timings = _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
-    timings["link"] = linking
-    timings["reused"] = float(reused)
-    return timings
+        return _render_in_workers(outputs, site, config, writer, workers, todo, progress, links)
+    return _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
 
 
 def write_static(writer: Writer) -> float:
@@ -418,23 +412,17 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
     return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path)
 
 
-def start_owned(
-    owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter, manifest: Manifest | None
-) -> int:
-    """Sets each worker rendering those of its own outputs that the previous build cannot lend,
+def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter,
+                lent: Container[str]) -> None:
+    """Sets each worker rendering those of its own outputs that the previous build did not lend,
     each path claimed through the writer first (so it is safe and unique among them before a worker
-    writes it); returns how many the previous build lends."""
+    writes it)."""
     theirs: list[list[int]] = [[] for _ in range(owners.count)]
-    reused = 0
     for output in owners.planned:
-        if (manifest is not None and manifest.reusable(output.path, output.key)
-                and writer.reuse(output.path, manifest.check(output.path))):
-            reused += 1
-        else:
+        if output.path not in lent:
             writer.reserve(output.path)
             theirs[output.owner].append(output.index)
     owners.start_each(_render_owned_task, [(site, config, writer.worker_spec(), indices) for indices in theirs])
-    return reused
 
 
 def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
@@ -515,31 +503,38 @@ def _build(
         if search and not search_now:
             index = start_search(present, planned, site, config, writer, out, shard_docs)
         timings["search"] = time.perf_counter() - searching + starting
+        # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
+        # from it (each path claimed through the writer) instead of rendered.
+        lending = time.perf_counter()
+        engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+        manifest = Manifest(out, engine, writer.kind, writer.previous_size)
+        lent = lend(outputs, manifest, writer)
+        timings["link"] = time.perf_counter() - lending
+        timings["reused"] = float(len(lent))
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
         # taken in.
-        engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
-        manifest = Manifest(out, engine, writer.has_previous)
         links = LinkLog(config.base_path)
         rendering = time.perf_counter()
-        owned_reused = sum(start_owned(o, site, config, writer, manifest) for o in owners)
-        timings.update(render(outputs, site, config, writer, links, progress, workers, manifest,
+        for o in owners:
+            start_owned(o, site, config, writer, lent)
+        timings.update(render(outputs, site, config, writer, links, progress, workers, lent,
                               workers_busy=bool(owners)))
         if owners:
             timings["write"] += sum(collect_owned(o, writer, links) for o in owners)
-            timings["render"] = time.perf_counter() - rendering - timings["link"] - timings["write"]
-        timings["reused"] += owned_reused
+            timings["render"] = time.perf_counter() - rendering - timings["write"]
+        del lent
         timings["write"] += write_static(writer)
         # links: every link of every page rendered above, wherever it was rendered, before anything
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
-        links.check(writer.paths)
+        links.check(writer.paths, worker_scratch(writer.worker_spec()))
         close(present)  # the workers' memory is free before the tar is put together
-        settle()  # and what the writer holds, where each member is, lives to the end too
+        settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
-        manifest.prepare(writer.checks)  # also while Pagefind may still be indexing
+        manifest.prepare(writer.written_rows())  # also while Pagefind may still be indexing
         timings["swap"] = time.perf_counter() - swapping
         # search: wait for Pagefind.
         searching = time.perf_counter()
@@ -554,7 +549,7 @@ def _build(
         # commit
         swapping = time.perf_counter()
         writer.commit()
-        manifest.save(writer.checks)
+        manifest.save(size=writer.size)
         writer.finish()
         timings["swap"] += time.perf_counter() - swapping
     except BaseException:

@@ -120,14 +120,19 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
     files = [name for name in names[:first] if "." in name.rsplit("/", 1)[-1]]
     assert files == sorted(files) and "servers/server-2/tools/tool_0/index.html" in files
 
-    # The list of members a rebuild lends from (written in two parts: the pages while Pagefind
-    # indexes, its own members after) says where each file's record starts and ends, as tarfile reads it.
-    listed = json.loads((tmp_path / ".site.tar.cache" / "members.json").read_text(encoding="utf-8"))
-    assert listed["size"] == archive.stat().st_size
+    # The ledger a rebuild lends from says where each page's and data file's record starts and
+    # ends, as tarfile reads it, in the tar's order; the search index's members are never lent.
+    lines = (tmp_path / ".site.tar.cache" / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0]) == {"version": 3, "kind": "tar"}
+    assert json.loads(lines[-1]) == {"end": archive.stat().st_size}
+    rows = [json.loads(line) for line in lines[1:-1]]
     with tarfile.open(archive) as tar:
         records = {m.name: [m.offset, m.offset_data - m.offset + -(-m.size // 512) * 512] for m in tar if m.isfile()}
-    assert listed["members"] == records
-    assert list(listed["members"]) == [name for name in names if name in records]
+    assert all(records[path] == [offset, length] for path, _, _, offset, length in rows)
+    listed = [row[0] for row in rows]
+    assert listed == [name for name in names if name in listed]
+    assert "servers/server-2/tools/tool_0/index.html" in listed
+    assert not any(path.startswith("pagefind") for path in listed)
 
 
 def test_forked_workers_write_the_same_tar_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,13 +229,15 @@ def test_folder_records_come_once_before_their_members_across_both_passes(
     for path in first:
         writer.write(path, path.encode())
     writer.assemble()
+    places = list(writer.written_rows())  # what the ledger records: the first pass's members
     for path in later:
         writer.write(path, path.encode())
     writer.commit()
     writer.finish()
     with tarfile.open(out) as tar:
         names = [member.name for member in tar.getmembers()]
+        records = {m.name: (m.offset, m.offset_data - m.offset + -(-m.size // 512) * 512) for m in tar if m.isfile()}
     assert names == _expected_names([first, later])
-    listed = json.loads((out.parent / ".site.tar.cache" / "members.json").read_text(encoding="utf-8"))
-    assert list(listed["members"]) == sorted(first) + sorted(later)
-    assert listed["size"] == out.stat().st_size
+    assert [path for path, _, _ in places] == sorted(first)
+    assert all(records[path] == place for path, _, place in places)
+    assert writer.size == out.stat().st_size

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -54,16 +55,43 @@ def _first_entry(cache: Path) -> Path:
     return sorted((cache / "tdqs-servers").iterdir())[0]
 
 
+def _edit_lines(edit: Callable[[list[str]], list[str]]) -> Callable[[Path], None]:
+    """Rewrites a ledger's lines (header, rows, trailer) with `edit`."""
+    def damage(path: Path) -> None:
+        path.write_text("".join(line + "\n" for line in edit(path.read_text().splitlines())))
+    return damage
+
+
+def _cut(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _shift_places(lines: list[str]) -> list[str]:
+    """Every tar member's record a block later than it is."""
+    rows = [json.loads(line) for line in lines[1:-1]]
+    return [lines[0], *(json.dumps([*row[:3], row[3] + 512, row[4]]) for row in rows), lines[-1]]
+
+
+def _ledger(cache: Path) -> Path:
+    return cache / "ledger.jsonl"
+
+
 DAMAGE: dict[str, tuple[Callable[[Path], Path], Callable[[Path], None]]] = {
-    "manifest-folder": (lambda c: c / "manifest.json", _folder),
-    "manifest-garbage": (lambda c: c / "manifest.json", _write("\x00not json")),
-    "manifest-list": (lambda c: c / "manifest.json", _write("[1, 2]")),
-    "manifest-wrong-values": (lambda c: c / "manifest.json", _write('{"version": 1, "outputs": {"index.html": 5}}')),
-    "manifest-link": (lambda c: c / "manifest.json", _link),
-    "manifest-tmp-folder": (lambda c: c / "manifest.tmp", _folder),
-    "members-folder": (lambda c: c / "members.json", _folder),
-    "members-wrong-shape": (lambda c: c / "members.json", _write('{"version": 1, "size": 3, "members": [1]}')),
-    "members-tmp-folder": (lambda c: c / "members.tmp", _folder),
+    "ledger-folder": (_ledger, _folder),
+    "ledger-garbage": (_ledger, _write("\x00not json")),
+    "ledger-list": (_ledger, _write("[1, 2]")),
+    "ledger-cut-short": (_ledger, _cut),
+    "ledger-wrong-version": (_ledger, _edit_lines(lambda lines: ['{"version": 2, "kind": "folder"}', *lines[1:]])),
+    "ledger-wrong-values": (_ledger, _edit_lines(lambda lines: [lines[0], '["index.html", 5, 6]', *lines[1:]])),
+    "ledger-out-of-order": (_ledger, _edit_lines(lambda lines: [lines[0], *reversed(lines[1:-1]), lines[-1]])),
+    "ledger-link": (_ledger, _link),
+    "ledger-tmp-folder": (lambda c: c / "ledger.tmp", _folder),
+    "ledger-tar-wrong-end": (_ledger, _edit_lines(lambda lines: [*lines[:-1], '{"end": 3}'])),
+    "ledger-tar-wrong-places": (_ledger, _edit_lines(_shift_places)),
+    "ledger-tar-wrong-kind": (_ledger, _edit_lines(lambda lines: ['{"version": 3, "kind": "folder"}', *lines[1:]])),
+    "former-manifest": (lambda c: c / "manifest.json", _write('{"version": 2, "outputs": {}, "checks": {}}')),
+    "former-members-folder": (lambda c: c / "members.json", _folder),
     "read-cache-file": (lambda c: c / "tdqs-servers", _write("not a folder")),
     "read-cache-entry-folder": (_first_entry, _folder),
     "read-cache-entry-garbage": (_first_entry, _write("garbage")),
@@ -107,9 +135,9 @@ def _first_build(first: Path, tmp_path: Path, kind: str) -> Path:
     return out
 
 
-CASES = [(case, "site.tar" if case.startswith("members") else "site") for case in sorted(DAMAGE)] + [
-    ("manifest-folder", "site.tar")]
-"""members.json is the tar's; the rest of the cache is the same for a folder and a tar."""
+CASES = [(case, "site.tar" if case.startswith(("ledger-tar", "former-members")) else "site") for case in sorted(DAMAGE)] + [
+    ("ledger-folder", "site.tar"), ("ledger-cut-short", "site.tar")]
+"""A tar's ledger also says where its members are; the rest of the cache is the same for a folder and a tar."""
 
 
 @pytest.mark.parametrize(("case", "kind"), CASES)
@@ -124,5 +152,6 @@ def test_a_damaged_cache_is_rebuilt(corpus: tuple[Path, dict[str, dict[str, str]
     code, err = _build(data, out, "--workers", "2")
     assert (code, "scorecards:" in err) == (0, False), err
     assert output_digests(out) == cold[kind]
+    assert not (cache / "manifest.json").exists() and not (cache / "members.json").exists()  # read by nothing now
     code, err = _build(data, out, "--workers", "2")  # and the cache it left works
     assert (code, "scorecards:" in err, output_digests(out)) == (0, False, cold[kind]), err

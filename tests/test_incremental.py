@@ -64,24 +64,31 @@ def test_changed_settings_render_everything_again(tmp_path: Path) -> None:
 
 def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_build(tmp_path: Path) -> None:
     from builder.engine.incremental import Manifest
+    from builder.pages.page import DataFile
+
+    a, b, c = (DataFile(f"{name}/index.json", "", key=f"k-{name}") for name in "abc")
+    written = [(output.path, "check", None) for output in (a, b, c)]  # what the writer wrote, by path
+
+    def previous() -> set[str]:
+        """What a next build could lend of a, b and c."""
+        return {o.path for o, _, _ in Manifest(out, "engine", "folder").lendable([a, b, c])}
 
     out = tmp_path / "site"
     out.mkdir()
-    first = Manifest(out, "engine", lambda path: True)
-    first.reusable("a/index.html", "k1")
-    first.prepare()  # written while Pagefind indexes; the build then fails: never saved
+    first = Manifest(out, "engine", "folder")
+    assert list(first.lendable([a])) == []
+    first.prepare(written)  # written while Pagefind indexes; the build then fails: never saved
     assert not first.path.exists()
 
-    second = Manifest(out, "engine", lambda path: True)
-    assert second.previous == {}  # the failed build's manifest is not the previous site's
-    second.reusable("b/index.html", "k2")
-    second.save()  # not prepared by this build: what the failed one left is not used
-    saved = Manifest(out, "engine", lambda path: True).previous
-    assert set(saved) == {"b/index.html"}
+    second = Manifest(out, "engine", "folder")
+    assert previous() == set()  # the failed build's manifest is not the previous site's
+    assert list(second.lendable([b])) == []
+    second.save(written)  # not prepared by this build: what the failed one left is not used
+    assert previous() == {b.path}
 
-    third = Manifest(out, "engine", lambda path: True)
-    assert third.reusable("b/index.html", "k2")
-    third.prepare()
-    third.reusable("c/index.html", "k3")  # an output planned after preparing is not lost
-    third.save()
-    assert set(Manifest(out, "engine", lambda path: True).previous) == {"b/index.html", "c/index.html"}
+    third = Manifest(out, "engine", "folder")
+    assert [o.path for o, _, _ in third.lendable([b])] == [b.path]
+    third.prepare(written)
+    assert list(third.lendable([c])) == []  # an output planned after preparing is not lost
+    third.save(written)
+    assert previous() == {b.path, c.path}

@@ -87,4 +87,4 @@ def test_a_build_leaves_neither_spool_nor_store_in_its_cache(tmp_path: Path, nam
     cache = tmp_path / f".{name}.cache"
     left = sorted(p.relative_to(cache).as_posix() for p in cache.iterdir())
     assert not any(item.startswith(("tdqs-spool", "store.")) for item in left), left
-    assert "manifest.json" in left
+    assert "ledger.jsonl" in left

@@ -13,29 +13,28 @@ and deleting the previous site costs as much again; a tar is one sequential file
   Pagefind is still indexing; `commit()` then adds what came later (the search index), sorted
   among itself, and moves the tar into place in one rename. A failed build leaves the previous
   tar whole.
-- A rebuild lends unchanged members from the previous tar: `.<name>.cache/members.json` records
-  where each member's record starts and how long it is, so reuse is a copy of those bytes.
+- A rebuild lends unchanged members from the previous tar: the ledger (builder.engine.ledger)
+  records where each member's record starts and how long it is, so reuse is a copy of those bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import os
 import shutil
 import tarfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging
 from builder.engine.write import RawFolderWriter, Writer, output_check
+from builder.engine.written import Row, WrittenLog, sorted_rows
 
 BLOCK = 512
 MTIME = 0
 """Members carry no build time: the same data gives the same tar."""
-MEMBERS_VERSION = 1
 
 Entry = tuple[str, int, int]
 """Where a member's record is: (segment name, offset, length)."""
@@ -88,15 +87,15 @@ def folder_record(path: str) -> bytes:
 
 
 class SegmentWriter(Writer):
-    """Appends member records to one segment file and remembers where each one is. A render
-    worker's writer: it writes through `Writer.write`, so each path is claimed (`reserve`) here
-    as well as by the parent's writer."""
+    """Appends member records to one segment file and where each one is to a file of its own in
+    the scratch folder (builder.engine.written). A render worker's writer: it writes through
+    `Writer.write`, so each path is claimed (`reserve`) here as well as by the parent's writer."""
 
     def __init__(self, folder: Path, name: str) -> None:
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
-        self._fresh: list[tuple[str, Entry, str]] = []
+        self.written = WrittenLog(folder / "scratch", name)
 
     def append(self, path: str, data: bytes) -> tuple[Entry, str]:
         """Appends `path`'s member record; returns where it is and its check (`output_check`)."""
@@ -106,19 +105,20 @@ class SegmentWriter(Writer):
         return entry, output_check(record)
 
     def _store(self, path: str, data: bytes) -> None:
-        self._fresh.append((path, *self.append(path, data)))
+        entry, check = self.append(path, data)
+        self.written.add(path, check, entry)
 
     def flush(self) -> None:
         self._file.flush()
 
-    def drain(self) -> list[tuple[str, Entry, str]]:
-        """The members written since the last call, with their checks (what a worker hands back)."""
+    def drain(self) -> list[Path]:
+        """The file that lists the members written, with their checks (what a worker hands back)."""
         self.flush()
-        fresh, self._fresh = self._fresh, []
-        return fresh
+        return self.written.files()
 
     def close(self) -> None:
         self._file.close()
+        self.written.close()
 
 
 WorkerSpec = tuple[str, Path]
@@ -147,41 +147,37 @@ class TarWriter(Writer):
         super().__init__()
         self.out = out.resolve()
         self.staging = make_staging(self.out, "tmp")
-        self.members_file = self.out.parent / f".{self.out.name}.cache" / "members.json"
         self._segment = SegmentWriter(self.staging, "segment-main")
-        self.entries: dict[str, Entry] = {}
-        self.previous = self._previous_members()
+        self._adopted: list[Path] = []
+        """The files that list what the workers wrote (builder.engine.written)."""
+        self._later: dict[str, tuple[Entry, str]] = {}
+        """What was stored after `assemble` (the search index): a few thousand members, held."""
+        self.previous_size = self.out.stat().st_size if self.out.is_file() else None
+        """The size of the tar a rebuild lends from, which its ledger must describe."""
+        self.size: int | None = None
+        """The tar's size, once committed."""
         self._previous_tar: int | None = None
         """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
-        self._assembled = 0
-        """How many of `entries` (the first ones, in the order stored) `assemble` wrote."""
 
-    def _previous_members(self) -> dict[str, tuple[int, int]]:
-        """The previous tar's member records, if the index written with it still describes it."""
-        try:
-            document = json.loads(self.members_file.read_text(encoding="utf-8"))
-            stat = self.out.stat()
-            if document.get("version") != MEMBERS_VERSION or document.get("size") != stat.st_size:
-                return {}
-            return {path: (offset, length) for path, (offset, length) in document["members"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return {}
-
-    def has_previous(self, path: str) -> bool:
-        return path in self.previous
+    kind = "tar"
 
     def _store(self, path: str, data: bytes) -> None:
-        self.entries[path], self.checks[path] = self._segment.append(path, data)
+        if self._assembly is None:
+            entry, check = self._segment.append(path, data)
+            self._segment.written.add(path, check, entry)
+        else:
+            self._later[path] = self._segment.append(path, data)
 
-    def reuse(self, path: str, check: str | None) -> bool:
-        """Claims `path` and takes its member record from the previous tar, if the record's bytes
-        there still have the check the manifest recorded when it was written; False (nothing
-        claimed) when they do not: it is rendered again. The bytes read here are the ones
-        `assemble` copies a moment later, so they are read from the page cache the second time."""
-        offset, length = self.previous[path]
-        if check is None:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None) -> bool:
+        """Claims `path` and takes its member record from the previous tar, at `place` (offset,
+        length) as the ledger says, if the record's bytes there still have the check recorded when
+        it was written; False (nothing claimed) when they do not: it is rendered again. The bytes
+        read here are the ones `assemble` copies a moment later, so they are read from the page
+        cache the second time."""
+        if place is None:
             return False
+        offset, length = place
         try:
             if self._previous_tar is None:
                 self._previous_tar = os.open(self.out, os.O_RDONLY | os.O_CLOEXEC)
@@ -191,8 +187,7 @@ class TarWriter(Writer):
         if len(record) != length or output_check(record) != check:
             return False
         self.reserve(path, length)
-        self.entries[path] = (PREVIOUS, offset, length)
-        self.checks[path] = check
+        self._segment.written.add(path, check, (PREVIOUS, offset, length))
         return True
 
     def _close_previous(self) -> None:
@@ -205,11 +200,10 @@ class TarWriter(Writer):
         here first."""
         return ("tar", self.staging)
 
-    def adopt(self, entries: Iterable[tuple[str, Entry, str]]) -> None:
-        """Members a worker wrote, for paths this writer had reserved, with their checks."""
-        for path, entry, check in entries:
-            self.entries[path] = entry
-            self.checks[path] = check
+    def adopt(self, files: list[Path]) -> None:
+        """The files that list the members a worker wrote, for paths this writer had reserved,
+        with their checks (builder.engine.written)."""
+        self._adopted.extend(f for f in files if f not in self._adopted)
 
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Every file under `folder`, as members under `prefix/` (the search index)."""
@@ -222,14 +216,23 @@ class TarWriter(Writer):
         still runs, and a build always splits its members the same way, so it gives the same bytes."""
         if self._assembly is not None:
             raise RuntimeError("the tar is assembled once")
-        missing = [path for path in self.paths if path not in self.entries]
-        if missing:
-            raise RuntimeError(f"{len(missing)} reserved outputs were never written, e.g. {missing[0]}")
-        self._segment.flush()
-        self.members_file.parent.mkdir(parents=True, exist_ok=True)
-        self._assembly = _Assembly(self.staging / "site.tar", self.members_file.with_suffix(".tmp"))
-        self._assembly.add(self.entries, self._source)
-        self._assembled = len(self.entries)
+        files = [*self._segment.drain(), *self._adopted]
+        self._assembly = _Assembly(self.staging / "site.tar", self.staging / "places.jsonl")
+        written = self._assembly.add(sorted_rows(files, self.staging / "scratch"), self._source)
+        self._assembly.end_places()
+        if written != len(self.paths):  # each path is reserved once, and written by whoever reserved it
+            raise RuntimeError(f"{len(self.paths):,} outputs were reserved but {written:,} written")
+
+    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
+        """Each member `assemble` put into the tar, with its check and where its record is
+        (offset, length), sorted by path: what the ledger records for the next build
+        (builder.engine.ledger)."""
+        if self._assembly is None:
+            return
+        with open(self._assembly.places, encoding="utf-8") as file:
+            for line in file:
+                path, offset, length, check = json.loads(line)
+                yield path, check, (offset, length)
 
     def commit(self) -> None:
         self._close_previous()
@@ -238,18 +241,16 @@ class TarWriter(Writer):
         assert self._assembly is not None
         self._segment.close()
         assembly = self._assembly
-        # What was stored after `assemble` (the search index) follows, in a pass of its own; the
-        # members index lists them after the others, as they stand in the tar.
-        later = dict(itertools.islice(self.entries.items(), self._assembled, None))
-        assembly.add(later, self._source, earlier=itertools.islice(self.entries, self._assembled))
-        assembly.close()
+        # What was stored after `assemble` (the search index) follows, in a pass of its own.
+        later = [(path, check, *entry) for path, (entry, check) in sorted(self._later.items())]
+        assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
+        self.size = assembly.close()
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
             # (which takes seconds); they go with the staging folder, in the background.
             with contextlib.suppress(OSError):  # no hard links here: the replace frees them
                 os.link(self.out, self.staging / "previous.tar")
         os.replace(assembly.target, self.out)
-        os.replace(assembly.index, self.members_file)
         self._remove_later(self.staging)
 
     def _source(self, name: str) -> Path:
@@ -260,7 +261,6 @@ class TarWriter(Writer):
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()
-            self._assembly.index.unlink(missing_ok=True)  # this build's, unfinished: not the previous tar's
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
@@ -283,41 +283,49 @@ class _Assembly:
     record before its first member. Records that lie one after another in the same source (most
     of a rebuild's, lent by the previous tar, folder records included) are copied as one run.
 
-    Where each member landed goes straight to the members index (`index`, the JSON a rebuild
-    lends from, builder.engine.artifact's module docstring), written as the tar is: nothing is
-    held per member. Nor per folder: paths sorted, the members below a folder come one after
-    another, so a folder's record was written in this pass exactly when it holds the path written
-    before (`_last`)."""
+    The members come as rows sorted by path (builder.engine.written, sorted by DuckDB), and where
+    each member of the first pass landed goes straight to a file (`places`, one JSON line each,
+    with its check: what the ledger records, builder.engine.ledger), written as the tar is: nothing
+    is held per member (the later pass, the search index, is never lent). Nor per folder: paths
+    sorted, the members below a folder come one after another, so a folder's record was written in
+    this pass exactly when it holds the path written before (`_last`)."""
 
-    def __init__(self, target: Path, index: Path) -> None:
+    def __init__(self, target: Path, places: Path) -> None:
         self.target = target
-        self.index = index
+        self.places = places
         self._position = 0
-        self._count = 0
         self._tar: BinaryIO | None = open(target, "wb", buffering=1 << 20)  # noqa: SIM115 - closed by close()
-        self._index: TextIO | None = open(index, "w", encoding="utf-8", buffering=1 << 20)  # noqa: SIM115 - closed by close()
-        self._index.write(f'{{"version":{MEMBERS_VERSION},"members":{{')
+        self._places: TextIO | None = open(places, "w", encoding="utf-8", buffering=1 << 20)  # noqa: SIM115 - closed by end_places()
 
-    def add(self, entries: dict[str, Entry], source: Callable[[str], Path], earlier: Iterable[str] = ()) -> None:
-        """Writes `entries` (path → where its record is), reading each source file `source(name)`.
-        `earlier`: the paths of the passes before, whose folders' records are written already."""
+    def end_places(self) -> None:
+        """Closes the file of places: what later passes write is not listed."""
+        if self._places is not None:
+            places, self._places = self._places, None
+            places.close()
+
+    def add(self, rows: Iterable[Row], source: Callable[[str], Path], earlier: Iterable[str] | None = None) -> int:
+        """Writes `rows` (sorted by path: path, check, and where its record is), reading each
+        source file `source(name)`; returns how many. `earlier`: the paths of the passes before,
+        whose folders' records are written already (then `rows` is read twice)."""
         assert self._tar is not None
         sources: dict[str, int] = {}
         try:
-            for name in {name for name, _, _ in entries.values()}:
-                sources[name] = os.open(source(name), os.O_RDONLY)
-            self._write(self._tar, entries, sources, _folders_made(earlier, entries))
+            before: set[str] = set()
+            if earlier is not None:
+                rows = list(rows)
+                before = _folders_made(earlier, [row[0] for row in rows])
+            return self._write(self._tar, rows, sources, source, before)
         finally:
             for descriptor in sources.values():
                 os.close(descriptor)
 
-    def _write(self, tar: BinaryIO, entries: dict[str, Entry], sources: dict[str, int], before: set[str]) -> None:
-        """Writes `entries` sorted by path, each folder's records before its first member. Source
+    def _write(self, tar: BinaryIO, rows: Iterable[Row], sources: dict[str, int], source: Callable[[str], Path],
+               before: set[str]) -> int:
+        """Writes `rows` in their order (by path), each folder's records before its first member. Source
         bytes are read a buffer at a time (`_copy`), never mapped: a mapped source's pages count in
         the build's memory once read, up to the whole site (two gigabytes for a registry).
         `before`: folders whose records an earlier pass wrote."""
-        assert self._index is not None
-        index, position, count = self._index, self._position, self._count
+        places, position = self._places, self._position
         run_name, run_start, run_end = "", 0, 0  # the run of source bytes not yet written
         last: list[str] = []  # the folders of the path written before in this pass, outermost first
 
@@ -325,7 +333,13 @@ class _Assembly:
             if run_end > run_start:
                 _copy(sources[run_name], run_start, run_end, tar)
 
-        for path in sorted(entries):
+        count = 0
+        for path, check, name, offset, length in rows:
+            if name is None or offset is None or length is None:
+                raise RuntimeError(f"{path} was written with no place in the tar")
+            if name not in sources:
+                sources[name] = os.open(source(name), os.O_RDONLY)
+            count += 1
             folder = path.rpartition("/")[0]
             parts = folder.split("/") if folder else []
             folders = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
@@ -343,9 +357,8 @@ class _Assembly:
                     tar.write(block)
                     run_name, run_start, run_end = "", 0, 0
                 position += len(block)
-            name, offset, length = entries[path]
-            index.write(f'{"," if count else ""}{json.dumps(path)}:[{position},{length}]')
-            count += 1
+            if places is not None:
+                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)}]\n")
             if name == run_name and offset == run_end:
                 run_end += length
             else:
@@ -353,10 +366,12 @@ class _Assembly:
                 run_name, run_start, run_end = name, offset, offset + length
             position += length
         flush()
-        self._position, self._count = position, count
+        self._position = position
+        return count
 
     def close(self) -> int:
-        """Ends the tar (two zero blocks, padded to a whole record) and its index; returns its size."""
+        """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
+        self.end_places()
         if self._tar is None:
             return 0
         tar, self._tar = self._tar, None
@@ -364,15 +379,10 @@ class _Assembly:
             end = b"\0" * (2 * BLOCK)
             end += b"\0" * (-(self._position + len(end)) % tarfile.RECORDSIZE)
             tar.write(end)
-        size = self._position + len(end)
-        if self._index is not None:
-            index, self._index = self._index, None
-            with index:
-                index.write(f'}},"size":{size}}}')
-        return size
+        return self._position + len(end)
 
 
-def _folders_made(earlier: Iterable[str], entries: dict[str, Entry]) -> set[str]:
+def _folders_made(earlier: Iterable[str], entries: list[str]) -> set[str]:
     """Those folders of `entries`' paths that hold one of the `earlier` paths: their records
     were written with those paths. (Only a later pass has earlier paths: the search index's few.)"""
     wanted: set[str] = set()

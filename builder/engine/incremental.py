@@ -4,18 +4,20 @@ Every output that can be reused carries a `key`: a content hash of everything it
 (for a TDQS server's pages, the bytes of that server's files). The build folds in the *engine*
 hash — the builder's code, templates and static files, the tdqs version, the site settings and
 the site-wide values every page shows (navigation, stand-in notice) — and compares the result
-with the manifest of the previous build. A match hard-links the previous file into the staging
+with the ledger of the previous build. A match hard-links the previous file into the staging
 folder instead of rendering; anything else is rendered. So a rebuild gives byte for byte the
 site a cold build gives, and only changed servers cost rendering.
 
-A file is lent only if it is still what was written: the manifest records each output's check
+A file is lent only if it is still what was written: the ledger records each output's check
 (builder.engine.write.output_check, a hash of its bytes, or of its record in a tar) when it is
 written, and the writer hashes the previous file again before lending it (`reuse`). A page edited
 or cut short on disk, or a byte flipped in the previous tar, is rendered again, not published
 again (docs/performance.md measures what the hashing costs).
 
-The manifest lives beside the output (`<out>.cache/manifest.json`), like the staging folder: it
-is build state, not part of the published site.
+What the previous build wrote is read from its ledger (builder.engine.ledger), which lives beside
+the output (`.<out>.cache/ledger.jsonl`), like the staging folder: it is build state, not part of
+the published site, and it is read as a stream, so a rebuild holds nothing per output of the
+previous build.
 """
 
 from __future__ import annotations
@@ -25,16 +27,32 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator
 from importlib.metadata import version
+from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from builder.config import SiteConfig
+from builder.engine import ledger
 from builder.engine.assets import TEMPLATES
+from builder.engine.ledger import Place, Row, merged, rows
+
+
+class Keyed(Protocol):
+    """An output as the manifest sees it: where it goes and what it is made from (None: unknown)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def key(self) -> str | None: ...
+
+
+Planned = TypeVar("Planned", bound=Keyed)
 
 _ROOT = Path(__file__).resolve().parents[1]
-MANIFEST_VERSION = 2
+MANIFEST_VERSION = 3
 
 
 def content_key(*parts: bytes | str) -> str:
@@ -71,7 +89,10 @@ def cache_folder(out: Path) -> Path:
     return out.parent / f".{out.name}.cache"
 
 
-CACHE_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp", "store.duckdb", "store.duckdb.wal")
+LEDGER = "ledger.jsonl"
+CACHE_FILES = (LEDGER, "ledger.tmp", "store.duckdb", "store.duckdb.wal")
+FORMER_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp")
+"""What earlier versions kept instead of the ledger: removed, as nothing reads it any more."""
 """What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
 CACHE_FOLDERS = ("tdqs-servers", "tdqs-spool", "cleo-spool", "flowmcp-spool", "search-source", "store.tmp")
 """… and as folders (builder.engine.read_cache, builder.store.spool: one per system, builder.engine.search,
@@ -86,6 +107,12 @@ def repair_cache(cache: Path) -> None:
     by the one reading it, and read as missing."""
     for name in CACHE_FILES:
         _remove_unless(cache / name, folder=False)
+    for name in FORMER_FILES:
+        path = cache / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
     for name in CACHE_FOLDERS:
         _remove_unless(cache / name, folder=True)
     entries = cache / "tdqs-servers"
@@ -111,20 +138,21 @@ def _remove_unless(path: Path, *, folder: bool) -> None:
 
 
 class Manifest:
-    """Output path → the key it was built from and the check of its bytes, for the previous build
-    and the one under way. `exists` tells whether the previous site still has a path (a file in the
-    folder, a member of the tar)."""
+    """The outputs this build writes from known inputs (path → full key), and the previous build's
+    ledger (builder.engine.ledger), read once as a stream to find which of them it can lend.
+    `kind` and `size`: the writer's kind (`folder`, `tar`) and the previous tar's size, which the
+    ledger must describe."""
 
-    def __init__(self, out: Path, engine: str, exists: Callable[[str], bool]) -> None:
+    def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
         self.out = out.resolve()
         self.engine = engine
-        self._exists = exists
-        self.path = cache_folder(out) / "manifest.json"
+        self.kind = kind
+        self.size = size
+        self.path = cache_folder(out) / LEDGER
         self.current: dict[str, str] = {}
         self._full: dict[str, str] = {}
         self._prepared = self.path.with_suffix(".tmp")
         self._is_prepared = False
-        self.previous, self.checks = _previous_outputs(self.path) if self.out.exists() else ({}, {})
 
     def full_key(self, key: str) -> str:
         # A server's pages share its key: each distinct key is hashed once.
@@ -133,52 +161,47 @@ class Manifest:
             full = self._full[key] = content_key(self.engine, key)
         return full
 
-    def reusable(self, path: str, key: str | None) -> bool:
-        """True when the previous build wrote `path` from the same inputs and the file is still
-        there (whether its bytes are still those written is the writer's to check: `check`)."""
-        if key is None:
-            return False
-        full = self.full_key(key)
-        self.current[path] = full
+    def lendable(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, str, Place]]:
+        """Records every output planned from known inputs (a `key`) as this build's, and yields
+        those the previous build wrote from the same inputs, with the check of the bytes it wrote
+        and where they are (a tar's member): whether they are still those bytes is the writer's to
+        check (`reuse`). One pass over the previous ledger, beside the outputs sorted by path."""
+        keyed = sorted((o for o in outputs if o.key is not None), key=attrgetter("path"))
+        planned = [(o.path, self.full_key(o.key), o) for o in keyed if o.key is not None]
+        for path, full, _ in planned:
+            self.current[path] = full
         self._is_prepared = False
-        return self.previous.get(path) == full and self._exists(path)
+        if not self.out.exists():
+            return
+        for output, (_, _, check, place) in merged(planned, rows(self.path, self.kind, self.size)):
+            yield output, check, place
 
-    def check(self, path: str) -> str | None:
-        """The check of `path`'s bytes as the previous build wrote them."""
-        return self.checks.get(path)
-
-    def prepare(self, checks: dict[str, str] | None = None) -> None:
-        """Writes this build's manifest beside the previous one, not yet in its place: the build
-        does it while Pagefind is still indexing. It describes the new site, so it takes the
-        previous one's place only once that site is committed (`save`). `checks`: the writer's,
-        for every output written or lent (an output without one is never lent by the next build)."""
-        checks = checks or {}
+    def prepare(self, written: Iterable[tuple[str, str, Place]] = ()) -> None:
+        """Writes this build's ledger beside the previous one, all but its end: the build does it
+        while Pagefind is still indexing. It describes the new site, so it takes the previous one's
+        place only once that site is committed (`save`). `written`: every output written or lent,
+        sorted by path, with the check of its bytes and, in a tar, where its record is (the
+        writer's `written_rows`; an output not among them is never lent by the next build)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        outputs = dict(sorted(self.current.items()))
-        self._prepared.write_text(json.dumps({
-            "version": MANIFEST_VERSION, "outputs": outputs,
-            "checks": {path: checks[path] for path in outputs if path in checks},
-        }), encoding="utf-8")
+        ledger.write(self._prepared, self.kind, self._rows(written))
         self._is_prepared = True
 
-    def save(self, checks: dict[str, str] | None = None) -> None:
+    def _rows(self, written: Iterable[tuple[str, str, Place]]) -> Iterator[Row]:
+        """The outputs written from known inputs, with their full keys: one pass over both, sorted."""
+        current = iter(sorted(self.current.items()))
+        item = next(current, None)
+        for path, check, place in written:
+            while item is not None and item[0] < path:
+                item = next(current, None)
+            if item is None:
+                return
+            if item[0] == path:
+                yield path, item[1], check, place
+
+    def save(self, written: Iterable[tuple[str, str, Place]] = (), size: int | None = None) -> None:
+        """Ends this build's ledger (`size`: the tar's) and puts it in the previous one's place."""
         if not self._is_prepared:  # a file a failed build left there is not this build's
-            self.prepare(checks)
+            self.prepare(written)
+        ledger.end(self._prepared, size)
         os.replace(self._prepared, self.path)
         self._is_prepared = False
-
-
-def _previous_outputs(path: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """The outputs the manifest at `path` lists, and their checks; none when it is missing,
-    unreadable or of any other shape than this build writes."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}, {}
-    if not isinstance(document, dict) or document.get("version") != MANIFEST_VERSION:
-        return {}, {}
-    outputs, checks = document.get("outputs"), document.get("checks")
-    for table in (outputs, checks):
-        if not isinstance(table, dict) or not all(isinstance(value, str) for value in table.values()):
-            return {}, {}
-    return outputs, checks  # type: ignore[return-value]

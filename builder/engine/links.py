@@ -9,6 +9,7 @@ the same page are left alone.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import json
@@ -16,9 +17,11 @@ import os
 import posixpath
 import re
 import tempfile
-from collections.abc import Container, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import unquote
+
+import duckdb
 
 from builder.urls import check_output_path
 
@@ -131,27 +134,26 @@ def _resolve(folder: str, reference: str, base_path: str) -> str:
 
 SPILL_PAGES = 1000
 """Pages whose targets a spilling `LinkLog` holds before it appends them to a file."""
+CHECK_MEMORY = "256MB"
+"""What DuckDB may hold while it checks the links; past it, it spills to the scratch folder."""
 
 
 class LinkLog:
-    """The internal links seen while rendering: each target with the first page that links to it.
+    """The internal links seen while rendering: each target with a page that links to it.
 
     A log given a `spill` folder (a render worker's) holds the targets of at most `SPILL_PAGES`
-    pages: it appends them to a file of its own there (`flush`), one `[target, page]` per line in
-    the order they were first seen, and hands the build's process the names of its files, not the
-    targets. The build's process keeps the targets of the pages it rendered itself and, in order,
-    the files the workers merged in (`merge`); `check` reads them once, line by line, so no
-    process holds every target of a site at once. The first page that links to a target is the
-    same either way: files and held targets are read in the order they were added."""
+    pages: it appends them to a file of its own there (`flush`), one `{"target", "page"}` per line,
+    and hands the build's process the names of its files, not the targets. The build's process
+    keeps the targets of the pages it rendered itself and the files the workers merged in
+    (`merge`); `check` is one DuckDB query over all of them and the paths the build wrote, so no
+    process holds every target of a site at once."""
 
     def __init__(self, base_path: str = "/", spill: Path | None = None) -> None:
         self.base_path = base_path
         self.targets: dict[str, str] = {}
         self.spill = spill
         self.files: list[Path] = []
-        """The files this log wrote (`flush`)."""
-        self._parts: list[dict[str, str] | Path] = []
-        """What was added before the held `targets`, in order: targets held then, files merged in."""
+        """The files this log wrote (`flush`), and those merged into it (`merge`)."""
         self._pages = 0
 
     def add(self, page: str, content: str | bytes) -> None:
@@ -167,16 +169,10 @@ class LinkLog:
 
     def flush(self) -> list[Path]:
         """Appends the targets held to a new file in the spill folder (a log without one keeps
-        them); returns every file this log wrote."""
+        them); returns every file this log wrote or took in."""
         if self.spill is None or not self.targets:
             return self.files
-        self.spill.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix="links-", suffix=".jsonl", dir=self.spill)
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.writelines(json.dumps(item) + "\n" for item in self.targets.items())
-        path = Path(name)
-        self.files.append(path)
-        self._parts.append(path)
+        self.files.append(_spill(self.spill, self.targets))
         self.targets = {}
         return self.files
 
@@ -185,31 +181,53 @@ class LinkLog:
         if isinstance(targets, dict):
             for target, page in targets.items():
                 self.targets.setdefault(target, page)
-            return
-        if self.targets:
-            self._parts.append(self.targets)
-            self.targets = {}
-        self._parts.extend(targets)
+        else:
+            self.files.extend(target for target in targets if target not in self.files)
 
-    def _seen(self) -> Iterator[tuple[str, str]]:
-        """Every (target, page) added or merged, in order; a target may come more than once."""
-        for part in [*self._parts, self.targets]:
-            if isinstance(part, dict):
-                yield from part.items()
-            else:
-                with open(part, encoding="utf-8") as file:
-                    for line in file:
-                        target, page = json.loads(line)
-                        yield target, page
-
-    def check(self, planned: Container[str]) -> None:
-        """Raises BrokenLinks when a target is not among the planned output paths."""
-        broken: dict[str, str] = {}
-        for target, page in self._seen():
-            if target not in planned:
-                broken.setdefault(target, page)
+    def check(self, planned: Iterable[str], scratch: Path | None = None) -> None:
+        """Raises BrokenLinks when a target is not among the output paths the build wrote
+        (`planned`): an anti-join in DuckDB of every target and those paths, both written to
+        files in `scratch` first (the build's staging area; a temporary folder without one).
+        Each broken target is named with the first page, by path, that links to it."""
+        with contextlib.ExitStack() as stack:
+            if scratch is None:
+                scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scorecards-links-")))
+            scratch.mkdir(parents=True, exist_ok=True)
+            files = [*self.files, *([_spill(scratch, self.targets)] if self.targets else [])]
+            if not files:
+                return
+            paths = _paths_file(scratch, planned)
+            con = stack.enter_context(duckdb.connect(":memory:"))
+            con.execute("SET memory_limit = ?", [CHECK_MEMORY])
+            con.execute("SET temp_directory = ?", [str(scratch / "duckdb")])
+            broken = con.execute(
+                """
+                SELECT min(page) AS page, target
+                FROM read_json(?, format = 'newline_delimited', columns = {target: 'VARCHAR', page: 'VARCHAR'})
+                WHERE target NOT IN (
+                    SELECT path FROM read_json(?, format = 'newline_delimited', columns = {path: 'VARCHAR'}))
+                GROUP BY target
+                ORDER BY page, target
+                """,
+                [[str(f) for f in files], str(paths)],
+            ).fetchall()
         if broken:
-            pairs = sorted((page, target) for target, page in broken.items())
-            shown = "; ".join(f"{page} → {target}" for page, target in pairs[:5])
-            count = f"{len(pairs)} link points" if len(pairs) == 1 else f"{len(pairs)} links point"
+            shown = "; ".join(f"{page} → {target}" for page, target in broken[:5])
+            count = f"{len(broken)} link points" if len(broken) == 1 else f"{len(broken)} links point"
             raise BrokenLinks(f"{count} at pages this build does not make: {shown}")
+
+
+def _spill(folder: Path, targets: dict[str, str]) -> Path:
+    """Appends `targets` (target → page) to a new file in `folder`, one JSON object a line."""
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix="links-", suffix=".jsonl", dir=folder)
+    with os.fdopen(handle, "w", encoding="utf-8") as file:
+        file.writelines(json.dumps({"target": target, "page": page}) + "\n" for target, page in targets.items())
+    return Path(name)
+
+
+def _paths_file(folder: Path, paths: Iterable[str]) -> Path:
+    handle, name = tempfile.mkstemp(prefix="paths-", suffix=".jsonl", dir=folder)
+    with os.fdopen(handle, "w", encoding="utf-8", buffering=1 << 20) as file:
+        file.writelines(json.dumps({"path": path}) + "\n" for path in paths)
+    return Path(name)

@@ -8,8 +8,8 @@
   whole. The output itself was checked and locked before (builder.engine.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
-- It keeps a check of every file it writes (`checks`: a hash of its bytes), which the manifest
-  records; a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
+- It keeps a check of every file it writes (a hash of its bytes, on disk: builder.engine.written),
+  which the ledger records (builder.engine.ledger); a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
   page edited, truncated or damaged on disk is rendered again instead of published again.
 - `MemoryWriter` keeps files in a dict, for tests.
 """
@@ -20,9 +20,11 @@ import hashlib
 import os
 import shutil
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from builder.engine.output import make_staging
+from builder.engine.written import WrittenLog, sorted_rows
 from builder.urls import check_output_path
 
 
@@ -41,8 +43,6 @@ class Writer:
 
     def __init__(self) -> None:
         self.paths: dict[str, int] = {}
-        self.checks: dict[str, str] = {}
-        """Path → `output_check` of what was written there (by this process or a worker), or lent."""
         self._removal: threading.Thread | None = None
 
     def _remove_later(self, *folders: Path) -> None:
@@ -104,7 +104,7 @@ class RawFolderWriter(Writer):
         super().__init__()
         self.root = root
         self._made: set[str] = set()
-        self._fresh: list[tuple[str, str]] = []
+        self.written = WrittenLog(root.parent / "scratch", str(os.getpid()))
 
     def _store(self, path: str, data: bytes) -> None:
         folder = os.path.dirname(path)
@@ -113,15 +113,15 @@ class RawFolderWriter(Writer):
             self._made.add(folder)
         with open(self.root / path, "wb") as handle:
             handle.write(data)
-        self._fresh.append((path, output_check(data)))
+        self.written.add(path, output_check(data))
 
-    def drain(self) -> list[tuple[str, str]]:
-        """The files are in the shared staging folder already: what goes back is each one's check."""
-        fresh, self._fresh = self._fresh, []
-        return fresh
+    def drain(self) -> list[Path]:
+        """The files are in the shared staging folder already: what goes back is the name of the
+        file that lists each one's check (builder.engine.written)."""
+        return self.written.files()
 
     def close(self) -> None:
-        pass
+        self.written.close()
 
 
 class FolderWriter(Writer):
@@ -138,6 +138,9 @@ class FolderWriter(Writer):
         self.staging.mkdir(mode=0o755)
         os.chmod(self.staging, 0o755)
         self._made: set[str] = set()
+        self.scratch = self.staging_root / "scratch"
+        self.written = WrittenLog(self.scratch, "main")
+        self._adopted: list[Path] = []
 
     def _store(self, path: str, data: bytes) -> None:
         target = self.staging / path
@@ -147,23 +150,32 @@ class FolderWriter(Writer):
             self._made.add(folder)
         with open(target, "wb") as handle:
             handle.write(data)
-        self.checks[path] = output_check(data)
+        self.written.add(path, output_check(data))
 
-    def has_previous(self, path: str) -> bool:
-        return (self.out / path).is_file()
+    kind = "folder"
+    previous_size: int | None = None
+    size: int | None = None
+    """A folder has no size the ledger records (builder.engine.ledger); a tar has."""
+
+    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
+        """Every file written or lent, with its check, sorted by path (builder.engine.written):
+        what the ledger records for the next build."""
+        for path, check, _, _, _ in sorted_rows([*self.written.files(), *self._adopted], self.scratch):
+            yield path, check, None
 
     def worker_spec(self) -> tuple[str, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
         staging folder, the paths reserved here first."""
         return ("folder", self.staging)
 
-    def adopt(self, entries: list[tuple[str, str]]) -> None:
-        """Workers' files are in the staging folder already: their checks are recorded."""
-        self.checks.update(entries)
+    def adopt(self, files: list[Path]) -> None:
+        """Workers' files are in the staging folder already: the files that list their checks are
+        taken in (builder.engine.written)."""
+        self._adopted.extend(f for f in files if f not in self._adopted)
 
-    def reuse(self, path: str, check: str | None) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None = None) -> bool:
         """Claims `path` and fills it with the previous build's file, if its bytes still have the
-        check the manifest recorded when it was written: a hard link where the filesystem allows one
+        check the ledger recorded when it was written: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
         when the file is gone or was changed since: it is rendered again."""
         source = self.out / path
@@ -173,7 +185,7 @@ class FolderWriter(Writer):
             return False
         with os.fdopen(handle, "rb") as file:
             data = file.read()
-        if check is None or output_check(data) != check:
+        if output_check(data) != check:
             return False
         self.reserve(path, len(data))
         target = self.staging / path
@@ -185,7 +197,7 @@ class FolderWriter(Writer):
             os.link(source, target)
         except OSError:
             target.write_bytes(data)
-        self.checks[path] = check
+        self.written.add(path, check)
         return True
 
     def commit(self) -> None:
@@ -196,8 +208,10 @@ class FolderWriter(Writer):
         if os.path.lexists(self.out):
             old = make_staging(self.out, "old")
             os.replace(self.out, old / "site")
+        self.written.close()
         os.replace(self.staging, self.out)
         self._remove_later(*(folder for folder in (old, self.staging_root) if folder is not None))
 
     def abort(self) -> None:
+        self.written.close()
         shutil.rmtree(self.staging_root, ignore_errors=True)

@@ -1,0 +1,114 @@
+"""The ledger a build leaves for the next one: every output it could lend, on disk, sorted by path.
+
+A rebuild lends an output when the previous build wrote the same path from the same inputs and its
+bytes are still those written (builder.engine.incremental). What that takes, per output, is kept
+here, in a file beside the output, one JSON line each, sorted by path:
+
+    {"version": 3, "kind": "tar"}                            the header: the writer's kind
+    ["servers/a/index.html", "<key>", "<check>", 1536, 2048]  path, key, check, and in a tar where
+    …                                                          the member's record starts and its length
+    {"end": 81920}                                             the trailer: the tar's size (a folder: null)
+
+A build reads it once, as a stream, beside its own planned outputs sorted the same way (`merged`):
+nothing per output of the previous build is held in memory, however large the site. A ledger
+without its trailer (cut short), of another version or kind, or one that describes another tar
+than the one on disk (`end`), lends nothing; a row out of order or of the wrong shape ends the
+reading there. Lending stays safe whatever the file says: the writer checks each output's bytes
+against the row's check before it lends them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+VERSION = 3
+TAIL = 4096
+"""Bytes read from the end of a ledger to find its trailer."""
+
+Place = tuple[int, int] | None
+"""Where a tar member's record is (offset, length); None in a folder."""
+Row = tuple[str, str, str, Place]
+"""An output the previous build wrote: path, key, check, place."""
+Item = TypeVar("Item")
+
+
+def write(path: Path, kind: str, entries: Iterable[Row]) -> None:
+    """Writes a ledger's header and rows (sorted by path) into `path`, but not its end (`end`):
+    until then it is not a ledger any build reads."""
+    with open(path, "w", encoding="utf-8", buffering=1 << 20) as file:
+        file.write(json.dumps({"version": VERSION, "kind": kind}) + "\n")
+        for output, key, check, place in entries:
+            row = [output, key, check] if place is None else [output, key, check, *place]
+            file.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def end(path: Path, size: int | None) -> None:
+    """Ends the ledger written into `path` with its trailer: `size`, the tar's (None for a folder)."""
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps({"end": size}) + "\n")
+
+
+def rows(path: Path, kind: str, size: int | None) -> Iterator[Row]:
+    """The rows of the ledger at `path`, if it is whole and describes a site of this kind and size
+    (a tar's, in bytes; None for a folder); none otherwise."""
+    try:
+        with open(path, "rb") as file:
+            if _trailer(file) != {"end": size}:
+                return
+            file.seek(0)
+            if _json(file.readline()) != {"version": VERSION, "kind": kind}:
+                return
+            last = ""
+            for line in file:
+                row = _row(_json(line))
+                if row is None or row[0] <= last:
+                    return
+                last = row[0]
+                yield row
+    except OSError:
+        return
+
+
+def _trailer(file: IO[bytes]) -> Any:
+    end = file.seek(0, os.SEEK_END)
+    file.seek(max(0, end - TAIL))
+    tail = file.read()
+    if not tail.endswith(b"\n"):
+        return None
+    return _json(tail[:-1].rpartition(b"\n")[2])
+
+
+def _json(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _row(item: Any) -> Row | None:
+    if not isinstance(item, list) or len(item) not in (3, 5) or not all(isinstance(v, str) for v in item[:3]):
+        return None
+    if len(item) == 3:
+        return item[0], item[1], item[2], None
+    offset, length = item[3], item[4]
+    if type(offset) is not int or type(length) is not int or offset < 0 or length <= 0:
+        return None
+    return item[0], item[1], item[2], (offset, length)
+
+
+def merged(planned: Iterable[tuple[str, str, Item]], previous: Iterable[Row]) -> Iterator[tuple[Item, Row]]:
+    """The planned outputs (path, key, item; sorted by path, each path once) that have a row of
+    the same path and key, with it: one pass over both."""
+    rows_left = iter(previous)
+    row = next(rows_left, None)
+    for path, key, item in planned:
+        while row is not None and row[0] < path:
+            row = next(rows_left, None)
+        if row is None:
+            return
+        if row[0] == path and row[1] == key:
+            yield item, row

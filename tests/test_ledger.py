@@ -1,0 +1,72 @@
+"""The ledger a build leaves for the next (builder.engine.ledger): read back only when whole and of
+the site on disk, and joined with the planned outputs in one pass as a lookup by path would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from builder.engine import ledger
+
+_PATHS = st.lists(st.text(alphabet="ab/é.", min_size=1, max_size=6), unique=True, max_size=30)
+_KEYS = st.sampled_from(["k1", "k2"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(planned=st.lists(st.tuples(st.text(alphabet="ab/é.", min_size=1, max_size=6), _KEYS), max_size=30),
+       previous=st.lists(st.tuples(st.text(alphabet="ab/é.", min_size=1, max_size=6), _KEYS), max_size=30))
+def test_merged_finds_what_a_lookup_by_path_and_key_finds(planned: list[tuple[str, str]],
+                                                          previous: list[tuple[str, str]]) -> None:
+    planned_by_path = dict(planned)
+    previous_by_path = dict(previous)
+    wanted = sorted(path for path, key in planned_by_path.items() if previous_by_path.get(path) == key)
+    rows = [(path, key, f"check-{path}", None) for path, key in sorted(previous_by_path.items())]
+    found = list(ledger.merged(((path, key, path) for path, key in sorted(planned_by_path.items())), rows))
+    assert [item for item, _ in found] == wanted
+    assert all(row[0] == item and row[2] == f"check-{item}" for item, row in found)
+
+
+def _written(path: Path, kind: str, size: int | None, rows: list[ledger.Row]) -> list[ledger.Row]:
+    ledger.write(path, kind, rows)
+    ledger.end(path, size)
+    return list(ledger.rows(path, kind, size))
+
+
+ROWS: list[ledger.Row] = [("a/index.html", "k", "c1", (0, 1024)), ("b/é.json", "k", "c2", (1024, 512))]
+
+
+def test_a_whole_ledger_is_read_back(tmp_path: Path) -> None:
+    assert _written(tmp_path / "l", "tar", 4096, ROWS) == ROWS
+    folder = [(path, key, check, None) for path, key, check, _ in ROWS]
+    assert _written(tmp_path / "f", "folder", None, folder) == folder
+    lines = (tmp_path / "l").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0]) == {"version": 3, "kind": "tar"} and json.loads(lines[-1]) == {"end": 4096}
+
+
+@pytest.mark.parametrize("case", ["unended", "other size", "other kind", "cut", "missing"])
+def test_a_ledger_that_is_not_whole_or_not_of_this_site_lends_nothing(tmp_path: Path, case: str) -> None:
+    path = tmp_path / "ledger.jsonl"
+    ledger.write(path, "tar", ROWS)
+    if case != "unended":
+        ledger.end(path, 4096)
+    if case == "cut":
+        path.write_bytes(path.read_bytes()[:-5])
+    if case == "missing":
+        path.unlink()
+    size, kind = (4095, "tar") if case == "other size" else (4096, "folder" if case == "other kind" else "tar")
+    assert list(ledger.rows(path, kind, size)) == []
+
+
+def test_reading_stops_at_a_row_out_of_order_or_of_the_wrong_shape(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.jsonl"
+    unordered = [ROWS[1], ROWS[0]]
+    assert _written(path, "tar", 4096, unordered) == [ROWS[1]]
+    ledger.write(path, "tar", ROWS)
+    with open(path, "a", encoding="utf-8") as file:
+        file.write('["c", "k", "c3", -1, 512]\n["d", "k", "c4", 0, 512]\n')
+    ledger.end(path, 4096)
+    assert list(ledger.rows(path, "tar", 4096)) == ROWS

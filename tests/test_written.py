@@ -1,0 +1,34 @@
+"""What a build wrote, on disk (builder.engine.written): read back sorted by path exactly as Python
+sorts strings, whatever the characters, since the tar's order and the ledger's depend on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from builder.engine.written import WrittenLog, sorted_rows
+
+_PATH = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=st.lists(_PATH, max_size=20, unique=True), second=st.lists(_PATH, max_size=20, unique=True))
+def test_rows_of_several_files_come_back_sorted_as_python_sorts(
+    tmp_path_factory: object, first: list[str], second: list[str]
+) -> None:
+    folder = tmp_path_factory.mktemp("written")  # type: ignore[attr-defined]
+    second = [path for path in second if path not in first]
+    logs = [WrittenLog(folder, "a"), WrittenLog(folder, "b")]
+    for log, paths in zip(logs, (first, second), strict=True):
+        for number, path in enumerate(paths):
+            log.add(path, f"check-{path}", ("segment", number * 512, 512) if number % 2 else None)
+    files: list[Path] = [f for log in logs for f in log.files()]
+    rows = list(sorted_rows(files, folder))
+    for log in logs:
+        log.close()
+    assert [row[0] for row in rows] == sorted(first + second)
+    assert all(row[1] == f"check-{row[0]}" for row in rows)
+    placed = {path: number for paths in (first, second) for number, path in enumerate(paths)}
+    assert all((row[2:] == ("segment", placed[row[0]] * 512, 512)) == bool(placed[row[0]] % 2) for row in rows)
