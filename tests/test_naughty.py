@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import ARGS, CHROMIUM, require_chromium, served
+from browser import ARGS, lightest_chromium, require_chromium, served
 from corpus import KEYS, report, write_capture
 from shared_data import shared_file
 from tdqs import ToolDefinition, ToolScore, compute_context_signals
@@ -139,7 +139,7 @@ async def _visit_every_page(base: str, pages: list[str]) -> list[str]:
     found: dict[str, list[str]] = {}
     todo = iter(pages)
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = await playwright.chromium.launch(executable_path=lightest_chromium(), args=ARGS, headless=True)
         try:
             context = await browser.new_context()
 
