@@ -36,7 +36,7 @@ from typing import Any, Protocol, TypeVar
 from builder.config import SiteConfig
 from builder.engine import ledger
 from builder.engine.assets import TEMPLATES
-from builder.engine.ledger import Place, Row, merged, rows
+from builder.engine.ledger import Place, Row, joined, merged, rows
 
 
 class Keyed(Protocol):
@@ -187,16 +187,10 @@ class Manifest:
         self._is_prepared = True
 
     def _rows(self, written: Iterable[tuple[str, str, Place]]) -> Iterator[Row]:
-        """The outputs written from known inputs, with their full keys: one pass over both, sorted."""
-        current = iter(sorted(self.current.items()))
-        item = next(current, None)
-        for path, check, place in written:
-            while item is not None and item[0] < path:
-                item = next(current, None)
-            if item is None:
-                return
-            if item[0] == path:
-                yield path, item[1], check, place
+        """The outputs written from known inputs, with their full keys."""
+        pairs = joined(((path, (check, place)) for path, check, place in written), sorted(self.current.items()))
+        for path, (check, place), full in pairs:
+            yield path, full, check, place
 
     def save(self, written: Iterable[tuple[str, str, Place]] = (), size: int | None = None) -> None:
         """Ends this build's ledger (`size`: the tar's) and puts it in the previous one's place."""

@@ -34,6 +34,8 @@ Place = tuple[int, int] | None
 Row = tuple[str, str, str, Place]
 """An output the previous build wrote: path, key, check, place."""
 Item = TypeVar("Item")
+Left = TypeVar("Left")
+Right = TypeVar("Right")
 
 
 def write(path: Path, kind: str, entries: Iterable[Row]) -> None:
@@ -100,15 +102,24 @@ def _row(item: Any) -> Row | None:
     return item[0], item[1], item[2], (offset, length)
 
 
+def joined(left: Iterable[tuple[str, Left]], right: Iterable[tuple[str, Right]]) -> Iterator[tuple[str, Left, Right]]:
+    """The paths both streams hold (each sorted by path, each path once), with what each holds
+    there: one pass over both."""
+    rest = iter(right)
+    item = next(rest, None)
+    for path, value in left:
+        while item is not None and item[0] < path:
+            item = next(rest, None)
+        if item is None:
+            return
+        if item[0] == path:
+            yield path, value, item[1]
+
+
 def merged(planned: Iterable[tuple[str, str, Item]], previous: Iterable[Row]) -> Iterator[tuple[Item, Row]]:
     """The planned outputs (path, key, item; sorted by path, each path once) that have a row of
-    the same path and key, with it: one pass over both."""
-    rows_left = iter(previous)
-    row = next(rows_left, None)
-    for path, key, item in planned:
-        while row is not None and row[0] < path:
-            row = next(rows_left, None)
-        if row is None:
-            return
-        if row[0] == path and row[1] == key:
+    the same path and key, with it."""
+    pairs = joined(((path, (key, item)) for path, key, item in planned), ((row[0], row) for row in previous))
+    for _, (key, item), row in pairs:
+        if row[1] == key:
             yield item, row
