@@ -1,6 +1,6 @@
 """The build, read top to bottom in `_build`:
 
-claim → read → load → plan → check → render → links → search → commit
+claim → read → load → plan → check → lend → render → links → search → commit
 
 1. **claim** the output (builder.engine.output): a build replaces only an empty or missing output
    or a previous scorecards site.
