@@ -185,8 +185,8 @@ class LinkLog:
             self.files.extend(target for target in targets if target not in self.files)
 
     def check(self, planned: Iterable[str], scratch: Path | None = None) -> None:
-        """Raises BrokenLinks when a target is not among the output paths the build wrote
-        (`planned`): an anti-join in DuckDB of every target and those paths, both written to
+        """Raises BrokenLinks when a target is not among `planned`, the output paths the build
+        claimed: an anti-join in DuckDB of every target and those paths, both written to
         files in `scratch` first (the build's staging area; a temporary folder without one).
         Each broken target is named with the first page, by path, that links to it."""
         with contextlib.ExitStack() as stack:

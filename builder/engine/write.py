@@ -9,8 +9,9 @@
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
 - It keeps a check of every file it writes (a hash of its bytes, on disk: builder.engine.written),
-  which the ledger records (builder.engine.ledger); a rebuild lends a previous file only if its bytes still have that hash (`reuse`), so a
-  page edited, truncated or damaged on disk is rendered again instead of published again.
+  which the ledger records (builder.engine.ledger); a rebuild lends a previous file only if its
+  bytes still have that hash (`reuse`), so a page edited, truncated or damaged on disk is rendered
+  again instead of published again.
 - `MemoryWriter` keeps files in a dict, for tests.
 """
 
