@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import html
-import json
+import itertools
 import os
 import posixpath
 import re
@@ -21,8 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import unquote
 
-import duckdb
-
+from builder.store.tables import encode_rows, read_rows, scratch
 from builder.urls import check_output_path
 
 _REFERENCE = re.compile(r"""(?:href|src)(?<!\whref)(?<!\wsrc)=(?:"([^"]*)"|'([^']*)')""")
@@ -142,7 +141,7 @@ class LinkLog:
     """The internal links seen while rendering: each target with a page that links to it.
 
     A log given a `spill` folder (a render worker's) holds the targets of at most `SPILL_PAGES`
-    pages: it appends them to a file of its own there (`flush`), one `{"target", "page"}` per line,
+    pages: it appends them to a file of its own there (`flush`), one row (target, page) a line,
     and hands the build's process the names of its files, not the targets. The build's process
     keeps the targets of the pages it rendered itself and the files the workers merged in
     (`merge`); `check` is one DuckDB query over all of them and the paths the build wrote, so no
@@ -172,7 +171,7 @@ class LinkLog:
         them); returns every file this log wrote or took in."""
         if self.spill is None or not self.targets:
             return self.files
-        self.files.append(_spill(self.spill, self.targets))
+        self.files.append(_spill(self.spill, self.targets.items()))
         self.targets = {}
         return self.files
 
@@ -184,28 +183,23 @@ class LinkLog:
         else:
             self.files.extend(target for target in targets if target not in self.files)
 
-    def check(self, planned: Iterable[str], scratch: Path | None = None) -> None:
+    def check(self, planned: Iterable[str], scratch_folder: Path | None = None) -> None:
         """Raises BrokenLinks when a target is not among `planned`, the output paths the build
         claimed: an anti-join in DuckDB of every target and those paths, both written to
-        files in `scratch` first (the build's staging area; a temporary folder without one).
+        files in `scratch_folder` first (the build's staging area; a temporary folder without one).
         Each broken target is named with the first page, by path, that links to it."""
         with contextlib.ExitStack() as stack:
-            if scratch is None:
-                scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scorecards-links-")))
-            scratch.mkdir(parents=True, exist_ok=True)
-            files = [*self.files, *([_spill(scratch, self.targets)] if self.targets else [])]
+            if scratch_folder is None:
+                scratch_folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scorecards-links-")))
+            files = [*self.files, *([_spill(scratch_folder, self.targets.items())] if self.targets else [])]
             if not files:
                 return
-            paths = _paths_file(scratch, planned)
-            con = stack.enter_context(duckdb.connect(":memory:"))
-            con.execute("SET memory_limit = ?", [CHECK_MEMORY])
-            con.execute("SET temp_directory = ?", [str(scratch / "duckdb")])
+            paths = _spill(scratch_folder, ((path, "") for path in planned), prefix="paths-")
+            con = stack.enter_context(scratch(scratch_folder, CHECK_MEMORY))
             broken = con.execute(
-                """
-                SELECT min(page) AS page, target
-                FROM read_json(?, format = 'newline_delimited', columns = {target: 'VARCHAR', page: 'VARCHAR'})
-                WHERE target NOT IN (
-                    SELECT path FROM read_json(?, format = 'newline_delimited', columns = {path: 'VARCHAR'}))
+                f"""
+                SELECT min(page) AS page, target FROM {read_rows(COLUMNS)}
+                WHERE target NOT IN (SELECT target FROM {read_rows(COLUMNS)})
                 GROUP BY target
                 ORDER BY page, target
                 """,
@@ -217,17 +211,19 @@ class LinkLog:
             raise BrokenLinks(f"{count} at pages this build does not make: {shown}")
 
 
-def _spill(folder: Path, targets: dict[str, str]) -> Path:
-    """Appends `targets` (target → page) to a new file in `folder`, one JSON object a line."""
+SPILL_ROWS = 10_000
+COLUMNS = {"target": "VARCHAR", "page": "VARCHAR"}
+"""A spilled file's rows (builder.store.tables.encode_rows); the paths to check against are written
+the same way, each as a target of no page."""
+
+
+def _spill(folder: Path, targets: Iterable[tuple[str, str]], prefix: str = "links-") -> Path:
+    """Writes `targets` (target, page) to a new file in `folder`, one row a line, `SPILL_ROWS` at
+    a time."""
     folder.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix="links-", suffix=".jsonl", dir=folder)
-    with os.fdopen(handle, "w", encoding="utf-8") as file:
-        file.writelines(json.dumps({"target": target, "page": page}) + "\n" for target, page in targets.items())
-    return Path(name)
-
-
-def _paths_file(folder: Path, paths: Iterable[str]) -> Path:
-    handle, name = tempfile.mkstemp(prefix="paths-", suffix=".jsonl", dir=folder)
-    with os.fdopen(handle, "w", encoding="utf-8", buffering=1 << 20) as file:
-        file.writelines(json.dumps({"path": path}) + "\n" for path in paths)
+    handle, name = tempfile.mkstemp(prefix=prefix, suffix=".jsonl", dir=folder)
+    rows = iter(targets)
+    with os.fdopen(handle, "wb", buffering=1 << 20) as file:
+        while batch := list(itertools.islice(rows, SPILL_ROWS)):
+            file.write(encode_rows(COLUMNS, batch))
     return Path(name)

@@ -11,14 +11,12 @@ to put the tar together and to write the ledger the next build lends from (build
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-import duckdb
+from builder.store.tables import encode_rows, read_rows, scratch
 
 MEMORY = "128MB"
 """What DuckDB may hold while it sorts the rows; past it, it spills to the scratch folder."""
@@ -28,21 +26,21 @@ Row = tuple[str, str, str | None, int | None, int | None]
 """An output written: path, check, and in a tar its record's segment, offset and length."""
 
 
+COLUMNS = {"path": "VARCHAR", "check": "VARCHAR", "source": "VARCHAR", "offset": "BIGINT", "length": "BIGINT"}
+
+
 class WrittenLog:
-    """Appends rows to `folder/written-<name>.jsonl`, opened when the first row comes."""
+    """Appends rows (`encode_rows`) to `folder/written-<name>.jsonl`, opened when the first row comes."""
 
     def __init__(self, folder: Path, name: str) -> None:
         self.file = folder / f"written-{name}.jsonl"
-        self._handle: IO[str] | None = None
+        self._handle: IO[bytes] | None = None
 
     def add(self, path: str, check: str, place: tuple[str, int, int] | None = None) -> None:
         if self._handle is None:
             self.file.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = open(self.file, "a", encoding="utf-8", buffering=1 << 16)  # noqa: SIM115 - closed by close()
-        row: dict[str, object] = {"path": path, "check": check}
-        if place is not None:
-            row["source"], row["offset"], row["length"] = place
-        self._handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self._handle = open(self.file, "ab", buffering=1 << 16)  # noqa: SIM115 - closed by close()
+        self._handle.write(encode_rows(COLUMNS, [(path, check, *(place or (None, None, None)))]))
 
     def files(self) -> list[Path]:
         """The file, flushed, if a row was written to it."""
@@ -57,24 +55,13 @@ class WrittenLog:
             handle.close()
 
 
-def sorted_rows(files: list[Path], scratch: Path) -> Iterator[Row]:
-    """Every row of `files`, sorted by path (DuckDB, spilling into `scratch` past `MEMORY`)."""
+def sorted_rows(files: list[Path], scratch_folder: Path) -> Iterator[Row]:
+    """Every row of `files`, sorted by path (DuckDB, spilling into `scratch_folder` past `MEMORY`)."""
     existing = [str(f) for f in files if os.path.getsize(f) > 0]
     if not existing:
         return
-    with contextlib.closing(duckdb.connect(":memory:")) as con:
-        con.execute("SET memory_limit = ?", [MEMORY])
-        con.execute("SET temp_directory = ?", [str(scratch / "duckdb")])
-        con.execute("SET threads = 1")  # two threads' JSON readers alone outgrow MEMORY (a registry's 321,000 rows)
-        con.execute(
-            """
-            SELECT path, "check", source, "offset", length
-            FROM read_json(?, format = 'newline_delimited',
-                           columns = {path: 'VARCHAR', "check": 'VARCHAR', source: 'VARCHAR',
-                                      "offset": 'BIGINT', length: 'BIGINT'})
-            ORDER BY path
-            """,
-            [existing],
-        )
+    # One thread: two threads' JSON readers alone outgrow MEMORY (a registry's 321,000 rows).
+    with scratch(scratch_folder, MEMORY, threads=1) as con:
+        con.execute(f"SELECT * FROM {read_rows(COLUMNS)} ORDER BY path", [existing])  # columns as in COLUMNS
         while batch := con.fetchmany(BATCH):
             yield from batch

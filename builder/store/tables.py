@@ -130,13 +130,32 @@ def load_file(
     con.execute(f"CREATE OR REPLACE TABLE {_quote(table)} ({column_sql})")
     if not path.exists() or path.stat().st_size == 0:
         return 0
-    spec = "{" + ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in columns.items()) + "}"
-    inserted = con.execute(
-        f"INSERT INTO {_quote(table)} SELECT * FROM read_json(?, format = 'newline_delimited', "
-        f"columns = {spec}, maximum_object_size = {max(READ_BUFFER, longest + 1)})",
-        [str(path)],
-    ).fetchone()
+    inserted = con.execute(f"INSERT INTO {_quote(table)} SELECT * FROM {read_rows(columns, longest)}",
+                           [str(path)]).fetchone()
     return int(inserted[0]) if inserted else 0
+
+
+def read_rows(columns: Mapping[str, str], longest: int = 0) -> str:
+    """The `read_json` call that reads rows encoded by `encode_rows`, the longest `longest` bytes;
+    its one parameter is a file or a list of files."""
+    spec = "{" + ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in columns.items()) + "}"
+    return (f"read_json(?, format = 'newline_delimited', columns = {spec}, "
+            f"maximum_object_size = {max(READ_BUFFER, longest + 1)})")
+
+
+@contextlib.contextmanager
+def scratch(folder: Path, memory: str, threads: int | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A DuckDB in memory for one query over files of rows (`read_rows`), holding at most `memory`
+    and spilling past it into `folder`; `threads`: DuckDB's default (one per core) unless given."""
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute("SET memory_limit = ?", [memory])
+        con.execute("SET temp_directory = ?", [str(folder / "duckdb")])
+        if threads is not None:
+            con.execute(f"SET threads = {int(threads)}")
+        yield con
+    finally:
+        con.close()
 
 
 def _literal(text: str) -> str:
