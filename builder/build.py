@@ -514,7 +514,9 @@ def _build(
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
         # taken in.
-        links = LinkLog(config.base_path)
+        # The links of every page rendered, this process's too, are spilled to the scratch folder
+        # as they are found, a thousand pages at a time (builder.engine.links).
+        links = LinkLog(config.base_path, spill=worker_scratch(writer.worker_spec()))
         rendering = time.perf_counter()
         for o in owners:
             start_owned(o, site, config, writer, lent)
@@ -528,8 +530,8 @@ def _build(
         # links: every link of every page rendered above, wherever it was rendered, before anything
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
+        close(present)  # the workers' memory is free before the links are checked and the tar put together
         links.check(writer.paths, worker_scratch(writer.worker_spec()))
-        close(present)  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
