@@ -45,7 +45,7 @@ from builder import urls
 from builder.config import SiteConfig
 from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer, worker_scratch
 from builder.engine.grading_system import GradingSystem, ReadContext
-from builder.engine.heap import kept, settle
+from builder.engine.heap import kept, release, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
@@ -309,6 +309,8 @@ def _render_indices(
             links.add(output.path, content)
         rendering += rendered - began
         writing += time.perf_counter() - rendered
+        if done % 1000 == 0:
+            release()  # what rendering freed goes back to the system (builder.engine.heap)
         if progress and (done % 500 == 0 or done == len(indices)):
             progress("render", done, len(indices))
     return {"render": rendering, "write": writing}
@@ -492,6 +494,7 @@ def _build(
             planned, loading = load_and_plan(con, config, present)
             dates = page_dates(con, present)
         outputs = site_outputs(present, planned, log, site, config, dates)
+        release()  # what DuckDB freed goes back to the system (builder.engine.heap)
         # check: every output path, the workers' too, is safe and unique before any is rendered.
         _check_paths(outputs)
         settle()  # the plan lives to the end of the build (builder.engine.heap)
@@ -514,7 +517,9 @@ def _build(
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
         # taken in.
-        links = LinkLog(config.base_path)
+        # The links of every page rendered, this process's too, are spilled to the scratch folder
+        # as they are found, a thousand pages at a time (builder.engine.links).
+        links = LinkLog(config.base_path, spill=worker_scratch(writer.worker_spec()))
         rendering = time.perf_counter()
         for o in owners:
             start_owned(o, site, config, writer, lent)
@@ -528,8 +533,8 @@ def _build(
         # links: every link of every page rendered above, wherever it was rendered, before anything
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
+        close(present)  # the workers' memory is free before the links are checked and the tar put together
         links.check(writer.paths, worker_scratch(writer.worker_spec()))
-        close(present)  # the workers' memory is free before the tar is put together
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):

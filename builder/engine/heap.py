@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _registered = False
 
@@ -52,3 +53,24 @@ def paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, where the C library has it."""
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+_TRIM = _malloc_trim()
+
+
+def release() -> None:
+    """Hands the C heap's free pages back to the system (glibc's `malloc_trim`). Rendering makes
+    and frees strings of up to a few hundred kilobytes, and DuckDB's planning frees a great deal
+    at once: freed, that memory stays the process's, spread over pages also in use, unless it is
+    handed back. A registry build's workers otherwise grow with every page they render."""
+    if _TRIM is not None:
+        _TRIM(0)

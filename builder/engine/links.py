@@ -140,12 +140,12 @@ CHECK_MEMORY = "256MB"
 class LinkLog:
     """The internal links seen while rendering: each target with a page that links to it.
 
-    A log given a `spill` folder (a render worker's) holds the targets of at most `SPILL_PAGES`
-    pages: it appends them to a file of its own there (`flush`), one row (target, page) a line,
-    and hands the build's process the names of its files, not the targets. The build's process
-    keeps the targets of the pages it rendered itself and the files the workers merged in
-    (`merge`); `check` is one DuckDB query over all of them and the paths the build wrote, so no
-    process holds every target of a site at once."""
+    A log given a `spill` folder (a build's, and each render worker's) holds the targets of at
+    most `SPILL_PAGES` pages: it appends them to a file of its own there (`flush`), one row
+    (target, page) a line, and a worker hands the build's process the names of its files, not the
+    targets. The build's log takes in the workers' files (`merge`); `check` is one DuckDB query
+    over all of them and the paths the build wrote, so no process holds every target of a site at
+    once. (A log without a spill folder, as tests render, holds its targets.)"""
 
     def __init__(self, base_path: str = "/", spill: Path | None = None) -> None:
         self.base_path = base_path

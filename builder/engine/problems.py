@@ -157,10 +157,15 @@ class ProblemLog:
 
     @property
     def files(self) -> list[InputFile]:
+        return [InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
+                for file, system, status, errors, warnings in self.file_rows()]
+
+    def file_rows(self) -> list[tuple[str, str, FileStatus, int, int]]:
+        """Every file read, sorted, as (file, system, status, errors, warnings): what `files` holds,
+        without a model per file (a registry reads tens of thousands)."""
         if self._listed is None:
             self._listed = self._list_files()
-        return [InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
-                for file, system, status, errors, warnings in self._listed]
+        return self._listed
 
     def _list_files(self) -> list[tuple[str, str, FileStatus, int, int]]:
         counts: dict[str, list[int]] = {name: [0, 0] for name in self._files}

@@ -66,28 +66,35 @@ class ProblemsContext(PageContext):
 
 
 class _Grouped:
-    """The log's files and problems, grouped once however many pages show them."""
+    """The log's files and problems, counted and grouped once however many pages show them. Only
+    the files with a problem are held as models: a registry reads tens of thousands of files, and
+    the pages live to the end of the build."""
 
     def __init__(self, log: ProblemLog) -> None:
         self.log = log
 
     @cached_property
-    def files(self) -> list[InputFile]:
-        return self.log.files
+    def files_read(self) -> int:
+        return len(self.log.file_rows())
 
     @cached_property
     def groups(self) -> list[FileProblems]:
         by_file: dict[str, list[Problem]] = {}
         for problem in self.log.problems:  # sorted by file, then where in it
             by_file.setdefault(problem.file, []).append(problem)
-        return [FileProblems(file=f, problems=by_file[f.file][:PER_FILE], more=max(0, len(by_file[f.file]) - PER_FILE))
-                for f in self.files if f.file in by_file]
+        return [
+            FileProblems(
+                file=InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings),
+                problems=by_file[file][:PER_FILE], more=max(0, len(by_file[file]) - PER_FILE),
+            )
+            for file, system, status, errors, warnings in self.log.file_rows() if file in by_file
+        ]
 
     @cached_property
     def systems(self) -> list[SystemCount]:
         counted: dict[str, dict[str, int]] = {}
-        for f in self.files:
-            counted.setdefault(f.system, dict.fromkeys(STATUSES, 0))[f.status] += 1
+        for _, system, status, _, _ in self.log.file_rows():
+            counted.setdefault(system, dict.fromkeys(STATUSES, 0))[status] += 1
         return [SystemCount(system=system, read=sum(counts.values()), counts=counts)
                 for system, counts in sorted(counted.items())]
 
@@ -112,7 +119,7 @@ def _context(grouped: _Grouped, number: int, count: int) -> ProblemsContext:
     return ProblemsContext(
         title="Data problems" if number == 1 else f"Data problems, page {number}",
         description="How many input files were accepted, and each problem found in the others.",
-        systems=grouped.systems, statuses=list(STATUSES), files_read=len(grouped.files),
+        systems=grouped.systems, statuses=list(STATUSES), files_read=grouped.files_read,
         errors=errors, warnings=len(log) - errors, with_problems=len(groups),
         groups=groups[(number - 1) * PER_PAGE : number * PER_PAGE],
         pager=pager(number, count, len(groups), urls.problems_page, PER_PAGE),
