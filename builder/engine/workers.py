@@ -87,8 +87,6 @@ class Workers:
     def __init__(self, count: int) -> None:
         context = multiprocessing.get_context("fork")
         self.count = count
-        self.planned: list[Any] = []
-        """The outputs these workers hold (builder.pages.page.Owned), set by whoever gave them work."""
         self._executors = [
             ProcessPoolExecutor(1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
             for _ in range(count)
