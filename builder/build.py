@@ -434,8 +434,11 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
 
 def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter,
                 theirs: list[array[int]]) -> None:
-    """Sets each worker rendering the outputs of its own the lend step claimed for it (`Lent.theirs`)."""
-    owners.start_each(_render_owned_task, [(site, config, writer.worker_spec(), mine) for mine in theirs])
+    """Sets each worker rendering the outputs of its own the lend step claimed for it (`Lent.theirs`),
+    in the order it planned them: the lend step found them by path, and a worker loads a source's
+    outputs once for a run of them (builder.engine.records)."""
+    owners.start_each(_render_owned_task,
+                      [(site, config, writer.worker_spec(), array("q", sorted(mine))) for mine in theirs])
 
 
 def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
