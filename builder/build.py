@@ -510,8 +510,8 @@ def _build(
         outputs = site_outputs(present, planned, log, site, config, dates)
         release()  # what DuckDB freed goes back to the system (builder.engine.heap)
         # check: every output path, the workers' too, is safe and unique before any is rendered.
-        # The workers' are rows on disk, sorted with this process's by DuckDB (builder.engine.plan).
-        plan = Plan(outputs, owned_rows(present), worker_scratch(writer.worker_spec()))
+        # The workers' are rows on disk, merged with this process's by path (builder.engine.plan).
+        plan = Plan(outputs, owned_rows(present))
         plan.check()
         settle()  # the plan lives to the end of the build (builder.engine.heap)
         timings = {"load": was_read - started + loading,

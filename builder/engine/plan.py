@@ -3,38 +3,41 @@
 A registry's workers hold a quarter of a million outputs (each server's and each tool's pages and
 files). Of each, the build's process needs only the path, the key and who renders it; held as
 objects (an `Owned` record each, as they were until November 2026, and the sets and sorted lists
-the check and the lending made of them) that was about 400 bytes an output, over 100 MiB at full scale, kept to the end of the
-build. So a reader appends each output its workers hold as a row to a file instead (`OwnedRows`,
-by builder.engine.records as each source is taken in), and the build reads the rows back when a
-step needs them: sorted by path, through DuckDB (`Plan.sorted`), to check that every path is safe
-and unique (`Plan.check`) and to lend what the previous build can lend
-(builder.engine.incremental); the page paths for the sitemap (`Plan.page_paths`). The outputs the
+the check and the lending made of them) that was about 400 bytes an output, over 100 MiB at full
+scale, kept to the end of the build. So a reader appends each output its workers hold as a row to
+files instead (`OwnedRows`, by builder.engine.records as each source is taken in), in sorted runs
+of at most `RUN` rows, and the build reads them back merged, sorted by path (`Plan.sorted`), for
+each step that needs them: the check that every path is safe and unique (`Plan.check`), the
+lending (builder.engine.incremental), the sitemap's page paths (`Plan.page_paths`). The outputs the
 build's process renders itself (the corpus-wide pages and files, a few thousand) stay objects
-(`Plan.held`) and join the same sorted rows.
+(`Plan.held`) and join the same merge.
+
+The runs are sorted and merged by Python, not DuckDB: a DuckDB sort of a registry's rows held
+about 100 MiB while the build read it (its JSON reader and its sort need that much at the least),
+and the merge holds one row per run.
 """
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import tempfile
+import heapq
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import Any, NamedTuple
 
 from builder.pages.page import Output, Page
-from builder.store.tables import encode_rows, read_rows, scratch
 from builder.urls import check_output_path
 
-OWNED_COLUMNS = {"path": "VARCHAR", "key": "VARCHAR", "page": "BOOLEAN", "owner": "INTEGER", "position": "BIGINT"}
-"""A row of `OwnedRows`: where the output goes, what it is made from, whether it is an HTML page,
-the worker that holds it and its position in that worker's list of outputs."""
-MEMORY = "128MB"
-"""What DuckDB may hold while it sorts the rows; past it, it spills to the scratch folder."""
-BATCH = 10_000
+RUN = 50_000
+"""Rows an `OwnedRows` sorts in memory before it writes them as a run."""
 HELD = -1
 """The part of an output the build's process holds (`Planned.part`)."""
+
+OwnedRow = tuple[str, str | None, bool, int, int]
+"""Where the output goes, what it is made from, whether it is an HTML page, the worker that holds
+it and its position in that worker's list of outputs."""
 
 
 class Planned(NamedTuple):
@@ -51,44 +54,55 @@ class Planned(NamedTuple):
 
 
 class OwnedRows:
-    """The outputs one reader's workers hold, a row each, appended to `file` as they are planned."""
+    """The outputs one reader's workers hold, a row each (`OwnedRow`), written to files in `folder`
+    as they are planned: runs of at most `RUN` rows, each sorted by path."""
 
-    def __init__(self, file: Path) -> None:
-        self.file = file
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
         self.count = 0
-        self._handle: IO[bytes] | None = None
+        self.runs: list[Path] = []
+        self._rows: list[OwnedRow] = []
 
-    def add(self, rows: Sequence[tuple[str, str | None, bool, int, int]]) -> None:
-        """(path, key, page, owner, position) each."""
-        if not rows:
-            return
-        if self._handle is None:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            self._handle = open(self.file, "ab", buffering=1 << 16)  # noqa: SIM115 - closed by finish()
-        self._handle.write(encode_rows(OWNED_COLUMNS, rows))
+    def add(self, rows: Sequence[OwnedRow]) -> None:
+        self._rows.extend(rows)
         self.count += len(rows)
+        if len(self._rows) >= RUN:
+            self._write_run()
 
     def finish(self) -> None:
         """Every row added is on disk."""
-        if self._handle is not None:
-            handle, self._handle = self._handle, None
-            handle.close()
+        self._write_run()
+
+    def _write_run(self) -> None:
+        if not self._rows:
+            return
+        self._rows.sort(key=itemgetter(0))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        run = self.folder / f"owned-{len(self.runs)}.jsonl"
+        with open(run, "wb", buffering=1 << 16) as file:
+            for row in self._rows:
+                file.write(json.dumps(row, ensure_ascii=False).encode("utf-8") + b"\n")
+        self.runs.append(run)
+        self._rows = []
+
+    def sorted(self) -> Iterator[OwnedRow]:
+        """Every row, sorted by path: the runs merged."""
+        self.finish()
+        return heapq.merge(*(_read(run) for run in self.runs), key=itemgetter(0))
 
     def page_paths(self) -> Iterator[str]:
-        """The paths of its HTML pages, in the order planned."""
-        for path, page in self._read(("path", "page")):
-            if page:
-                yield path
-
-    def _read(self, columns: tuple[str, ...]) -> Iterator[tuple[str, bool]]:
+        """The paths of its HTML pages."""
         self.finish()
-        if not self.count:
-            return
-        with scratch(self.file.parent, MEMORY, threads=1) as con:
-            names = ", ".join(f'"{name}"' for name in columns)
-            con.execute(f"SELECT {names} FROM {read_rows(OWNED_COLUMNS)}", [str(self.file)])
-            while batch := con.fetchmany(BATCH):
-                yield from batch
+        for run in self.runs:
+            for path, _, page, _, _ in _read(run):
+                if page:
+                    yield path
+
+
+def _read(run: Path) -> Iterator[Any]:
+    with open(run, "rb") as lines:
+        for line in lines:
+            yield tuple(json.loads(line))
 
 
 @dataclass
@@ -98,9 +112,6 @@ class Plan:
 
     held: list[Output]
     owned: Sequence[OwnedRows] = ()
-    scratch: Path | None = None
-    """Where DuckDB spills while it sorts, and the held outputs' rows are written (a temporary
-    folder when None)."""
 
     def page_paths(self) -> list[str]:
         """Every HTML page's path (the sitemap's)."""
@@ -110,28 +121,11 @@ class Plan:
         return paths
 
     def sorted(self) -> Iterator[Planned]:
-        """Every output, sorted by path (as Python sorts strings: DuckDB compares their UTF-8
-        bytes, which order the same way)."""
-        with contextlib.ExitStack() as stack:
-            folder = self.scratch or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scorecards-plan-")))
-            folder.mkdir(parents=True, exist_ok=True)
-            held = folder / "plan-held.jsonl"
-            with open(held, "wb") as file:
-                rows = ((o.path, o.key, isinstance(o, Page), HELD, i) for i, o in enumerate(self.held))
-                while batch := list(itertools.islice(rows, BATCH)):
-                    file.write(encode_rows(OWNED_COLUMNS, batch))
-            parts = [(HELD, held), *((number, part.file) for number, part in enumerate(self.owned) if part.count)]
-            for part in self.owned:
-                part.finish()
-            select = " UNION ALL ".join(
-                f'SELECT path, key, {number} AS part, owner, position FROM {read_rows(OWNED_COLUMNS)}'
-                for number, _ in parts
-            )
-            con = stack.enter_context(scratch(folder, MEMORY, threads=1))
-            con.execute(f"SELECT * FROM ({select}) ORDER BY path", [str(file) for _, file in parts])
-            while batch := con.fetchmany(BATCH):
-                for row in batch:
-                    yield Planned(*row)
+        """Every output, sorted by path (as Python sorts strings, and DuckDB, which compares their
+        UTF-8 bytes: builder.engine.written sorts the rows of what was written that way)."""
+        held = sorted((Planned(o.path, o.key, HELD, HELD, i) for i, o in enumerate(self.held)), key=itemgetter(0))
+        parts = [_planned(number, part) for number, part in enumerate(self.owned)]
+        return heapq.merge(held, *parts, key=itemgetter(0))
 
     def check(self) -> None:
         """Every output path is safe and planned once (links are checked from what was rendered,
@@ -143,3 +137,7 @@ class Plan:
                 raise ValueError(f"two outputs want the same path: {planned.path}")
             last = planned.path
 
+
+def _planned(number: int, part: OwnedRows) -> Iterator[Planned]:
+    for path, key, _, owner, position in part.sorted():
+        yield Planned(path, key, number, owner, position)

@@ -412,7 +412,7 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     held_by_workers: OwnedRows | None = None
     if owned:
         owners = Workers(context.workers)
-        held_by_workers = OwnedRows(spool.folder / "owned.jsonl")
+        held_by_workers = OwnedRows(spool.folder / "owned")
         try:
             # The workers go on reading while the first chunks are taken in here.
             keys = _take_in(system, gathering, spool, held_by_workers, context.log,
