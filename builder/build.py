@@ -39,6 +39,7 @@ import time
 from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +194,7 @@ def site_outputs(
     outputs.append(search_page())
     outputs.extend(problems_pages(log))
     outputs.append(not_found_page())
-    outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
+    outputs.append(DataFile(urls.BUILD_REPORT, partial(build_report_json, log)))  # made when written
     outputs.append(robots_txt(config))
     pages = Plan(outputs, owned_rows(present)).page_paths()
     outputs.extend(sitemap_files(pages, config, dates=dates, default_date=site["data_as_of"]))
