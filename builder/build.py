@@ -36,8 +36,10 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable, Container, Iterable
+from array import array
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +51,15 @@ from builder.engine.heap import kept, release, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
-from builder.engine.problems import ProblemLog
+from builder.engine.plan import HELD, OwnedRows, Plan
+from builder.engine.problems import InputFile, ProblemLog
 from builder.engine.records import Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
 from builder.engine.workers import Workers
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
-from builder.pages.page import DataFile, NavItem, Output, Owned, Page
+from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.pages.problems import problems_pages
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened
@@ -113,7 +116,7 @@ def read_and_plan(
         dates = page_dates(con, present)
     close(present)
     outputs = site_outputs(present, planned, log, site, config, dates)
-    _check_paths(outputs)
+    Plan(outputs).check()
     load = was_read - started + loading
     timings = {"load": load, "statistics": time.perf_counter() - started - load}
     model = Model(outputs, log, site, [c.system.key for c in present], timings)
@@ -191,46 +194,46 @@ def site_outputs(
     outputs.append(search_page())
     outputs.extend(problems_pages(log))
     outputs.append(not_found_page())
-    outputs.append(DataFile(urls.BUILD_REPORT, build_report_json(log)))
+    outputs.append(DataFile(urls.BUILD_REPORT, partial(build_report_json, log)))  # made when written
     outputs.append(robots_txt(config))
-    pages = [o.path for o in outputs if isinstance(o, Page) or (isinstance(o, Owned) and o.page)]
+    pages = Plan(outputs, owned_rows(present)).page_paths()
     outputs.extend(sitemap_files(pages, config, dates=dates, default_date=site["data_as_of"]))
     return outputs
 
 
-def _check_paths(outputs: list[Output]) -> None:
-    """Every output path is safe and claimed once. (Links are checked from what was rendered,
-    builder.engine.links, so no page declares them.)"""
-    seen: set[str] = set()
-    for output in outputs:
-        urls.check_output_path(output.path)
-        if output.path in seen:
-            raise ValueError(f"two outputs want the same path: {output.path}")
-        seen.add(output.path)
+def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
+    """The outputs each system's workers hold, as rows (builder.engine.plan), in the order of the
+    systems: part i of the plan is held by the workers of `owners(present)[i]`."""
+    return [c.read.owned for c in present if c.read.owned is not None and c.owners is not None]
+
+
+def owners_of(present: list[Corpus]) -> list[Workers]:
+    return [c.owners for c in present if c.read.owned is not None and c.owners is not None]
 
 
 def build_report_json(log: ProblemLog) -> str:
     """Indented like `json.dumps(indent=2)` down to the records, each file and problem on a line of
     its own: as easy to read and diff, and each record encoded by pydantic's own serializer
-    (`json.dumps` with `indent` falls back to pure Python: seconds for a registry's report)."""
-    files = log.files
+    (`json.dumps` with `indent` falls back to pure Python: seconds for a registry's report). A
+    file's model is made when its line is (a registry reads tens of thousands of files)."""
+    files = log.file_rows()
     summary = {
         "filesRead": len(files),
-        "accepted": sum(1 for f in files if f.status in ("accepted", "accepted-with-warnings")),
-        "partlyRejected": sum(1 for f in files if f.status == "partly-rejected"),
-        "rejected": sum(1 for f in files if f.status == "rejected"),
+        "accepted": sum(1 for f in files if f[2] in ("accepted", "accepted-with-warnings")),
+        "partlyRejected": sum(1 for f in files if f[2] == "partly-rejected"),
+        "rejected": sum(1 for f in files if f[2] == "rejected"),
         "errors": log.error_count,
         "warnings": len(log) - log.error_count,
     }
 
-    def records(items: list[Any]) -> str:
-        if not items:
-            return "[]"
+    def records(items: Iterable[Any]) -> str:
         lines = ",\n".join("    " + item.model_dump_json(by_alias=True) for item in items)
-        return "[\n" + lines + "\n  ]"
+        return "[\n" + lines + "\n  ]" if lines else "[]"
 
+    file_models = (InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
+                   for file, system, status, errors, warnings in files)
     summary_json = json.dumps(summary, indent=2).replace("\n", "\n  ")
-    return (f'{{\n  "summary": {summary_json},\n  "files": {records(files)},\n'
+    return (f'{{\n  "summary": {summary_json},\n  "files": {records(file_models)},\n'
             f'  "problems": {records(log.problems)}\n}}\n')
 
 
@@ -254,14 +257,33 @@ def render_and_write(
     return timings
 
 
-def lend(outputs: list[Output], manifest: Manifest, writer: SiteWriter) -> set[str]:
+@dataclass
+class Lent:
+    """What the lend step decided (`lend`)."""
+
+    held: set[str]
+    """The paths of the outputs this process holds that the previous build lent: not rendered."""
+    theirs: list[list[array[int]]]
+    """For each part of the plan held by workers, for each worker, the positions in its list of
+    the outputs it renders, each path claimed through the writer."""
+    count: int
+    """How many outputs were lent."""
+
+
+def lend(plan: Plan, manifest: Manifest, writer: SiteWriter, owners: list[Workers]) -> Lent:
     """Takes from the previous build every output it wrote from the same inputs whose bytes are
-    still those written (builder.engine.incremental), each path claimed through the writer; returns
-    their paths: the rest is rendered."""
-    lent: set[str] = set()
-    for output, check, place in manifest.lendable(outputs):
-        if writer.reuse(output.path, check, place):
-            lent.add(output.path)
+    still those written (builder.engine.incremental), each path claimed through the writer; the
+    path of every other output a worker holds is claimed for it to render. One pass over the plan
+    sorted by path beside the previous build's ledger."""
+    lent = Lent(set(), [[array("q") for _ in range(o.count)] for o in owners], 0)
+    for planned, previous in manifest.matched(plan.sorted()):
+        if previous is not None and writer.reuse(planned.path, *previous):
+            lent.count += 1
+            if planned.part == HELD:
+                lent.held.add(planned.path)
+        elif planned.part != HELD:
+            writer.reserve(planned.path)
+            lent.theirs[planned.part][planned.owner].append(planned.position)
     return lent
 
 
@@ -269,11 +291,11 @@ def render(
     outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, links: LinkLog,
     progress: Progress | None, workers: int, lent: Container[str], *, workers_busy: bool,
 ) -> dict[str, float]:
-    """Renders every output held by this process (not `Owned`) that the previous build did not
+    """Renders every output held by this process that the previous build did not
     lend (`lent`) and writes it; returns seconds spent rendering and writing. With more than one
     worker they are rendered by forked workers (`_render_in_workers`), unless reader workers are
     busy rendering their own (`workers_busy`): then the few corpus-wide outputs are rendered here."""
-    todo = [index for index, output in enumerate(outputs) if not isinstance(output, Owned) and output.path not in lent]
+    todo = [index for index, output in enumerate(outputs) if output.path not in lent]
     if progress:
         progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
     if isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy:
@@ -293,15 +315,13 @@ def write_static(writer: Writer) -> float:
 
 
 def _render_indices(
-    renderer: Renderer, outputs: list[Output], indices: list[int], writer: Writer,
+    renderer: Renderer, outputs: Sequence[Output], indices: Sequence[int], writer: Writer,
     progress: Progress | None = None, links: LinkLog | None = None,
 ) -> dict[str, float]:
     rendering = writing = 0.0
     for done, index in enumerate(indices, start=1):
         output = outputs[index]
         began = time.perf_counter()
-        if isinstance(output, Owned):
-            raise TypeError(f"{output.path} is held by a worker process")
         content = renderer.render(output) if isinstance(output, Page) else output.data()
         rendered = time.perf_counter()
         writer.write(output.path, content)
@@ -323,7 +343,7 @@ where to write) going in and timings (and, for a tar, where each member landed) 
 
 
 def _render_with(
-    renderer: Renderer, outputs: list[Output], indices: list[int], spec: WorkerSpec, base_path: str,
+    renderer: Renderer, outputs: Sequence[Output], indices: Sequence[int], spec: WorkerSpec, base_path: str,
 ) -> tuple[int, float, float, list[Any], list[Path]]:
     """In a worker: renders `outputs[indices]` and writes them through a writer of its own
     (`open_worker_writer`, which claims each path again); hands back how many, the seconds spent
@@ -407,7 +427,7 @@ def start_search(
     return index
 
 
-def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, list[int]]
+def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, array[int]]
                        ) -> tuple[int, float, float, list[Any], list[Path]]:
     """In a worker that read its outputs (builder.engine.workers): renders the given ones of its own."""
     site, config, spec, indices = argument
@@ -415,16 +435,12 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
 
 
 def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter,
-                lent: Container[str]) -> None:
-    """Sets each worker rendering those of its own outputs that the previous build did not lend,
-    each path claimed through the writer first (so it is safe and unique among them before a worker
-    writes it)."""
-    theirs: list[list[int]] = [[] for _ in range(owners.count)]
-    for output in owners.planned:
-        if output.path not in lent:
-            writer.reserve(output.path)
-            theirs[output.owner].append(output.index)
-    owners.start_each(_render_owned_task, [(site, config, writer.worker_spec(), indices) for indices in theirs])
+                theirs: list[array[int]]) -> None:
+    """Sets each worker rendering the outputs of its own the lend step claimed for it (`Lent.theirs`),
+    in the order it planned them: the lend step found them by path, and a worker loads a source's
+    outputs once for a run of them (builder.engine.records)."""
+    owners.start_each(_render_owned_task,
+                      [(site, config, writer.worker_spec(), array("q", sorted(mine))) for mine in theirs])
 
 
 def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
@@ -476,7 +492,7 @@ def _build(
     try:
         # read: a system may fork workers that read its records and keep them to render later.
         present = read(all_systems(), ReadContext(data_dir, log, config, cache, workers))
-        owners = [o for c in present if (o := c.owners) is not None]
+        owners = owners_of(present)
         site = site_values(present)
         was_read = time.perf_counter()
         # search: Pagefind starts as soon as what it indexes exists, and indexes in the background
@@ -496,7 +512,9 @@ def _build(
         outputs = site_outputs(present, planned, log, site, config, dates)
         release()  # what DuckDB freed goes back to the system (builder.engine.heap)
         # check: every output path, the workers' too, is safe and unique before any is rendered.
-        _check_paths(outputs)
+        # The workers' are rows on disk, merged with this process's by path (builder.engine.plan).
+        plan = Plan(outputs, owned_rows(present))
+        plan.check()
         settle()  # the plan lives to the end of the build (builder.engine.heap)
         timings = {"load": was_read - started + loading,
                    "statistics": time.perf_counter() - was_read - starting - loading}
@@ -507,13 +525,15 @@ def _build(
             index = start_search(present, planned, site, config, writer, out, shard_docs)
         timings["search"] = time.perf_counter() - searching + starting
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
-        # from it (each path claimed through the writer) instead of rendered.
+        # from it (each path claimed through the writer) instead of rendered; every other output
+        # a worker holds is claimed for it to render.
         lending = time.perf_counter()
         engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
         manifest = Manifest(out, engine, writer.kind, writer.previous_size)
-        lent = lend(outputs, manifest, writer)
+        lent = lend(plan, manifest, writer, owners)
+        release()
         timings["link"] = time.perf_counter() - lending
-        timings["reused"] = float(len(lent))
+        timings["reused"] = float(lent.count)
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
         # taken in.
@@ -521,9 +541,9 @@ def _build(
         # as they are found, a thousand pages at a time (builder.engine.links).
         links = LinkLog(config.base_path, spill=worker_scratch(writer.worker_spec()))
         rendering = time.perf_counter()
-        for o in owners:
-            start_owned(o, site, config, writer, lent)
-        timings.update(render(outputs, site, config, writer, links, progress, workers, lent,
+        for o, theirs in zip(owners, lent.theirs, strict=True):
+            start_owned(o, site, config, writer, theirs)
+        timings.update(render(outputs, site, config, writer, links, progress, workers, lent.held,
                               workers_busy=bool(owners)))
         if owners:
             timings["write"] += sum(collect_owned(o, writer, links) for o in owners)

@@ -19,15 +19,15 @@ _KEYS = st.sampled_from(["k1", "k2"])
 @settings(max_examples=200, deadline=None)
 @given(planned=st.lists(st.tuples(st.text(alphabet="ab/é.", min_size=1, max_size=6), _KEYS), max_size=30),
        previous=st.lists(st.tuples(st.text(alphabet="ab/é.", min_size=1, max_size=6), _KEYS), max_size=30))
-def test_merged_finds_what_a_lookup_by_path_and_key_finds(planned: list[tuple[str, str]],
-                                                          previous: list[tuple[str, str]]) -> None:
+def test_matched_finds_what_a_lookup_by_path_and_key_finds(planned: list[tuple[str, str]],
+                                                           previous: list[tuple[str, str]]) -> None:
     planned_by_path = dict(planned)
     previous_by_path = dict(previous)
-    wanted = sorted(path for path, key in planned_by_path.items() if previous_by_path.get(path) == key)
+    wanted = [(path, previous_by_path.get(path) == key) for path, key in sorted(planned_by_path.items())]
     rows = [(path, key, f"check-{path}", None) for path, key in sorted(previous_by_path.items())]
-    found = list(ledger.merged(((path, key, path) for path, key in sorted(planned_by_path.items())), rows))
-    assert [item for item, _ in found] == wanted
-    assert all(row[0] == item and row[2] == f"check-{item}" for item, row in found)
+    found = list(ledger.matched(((path, key, path) for path, key in sorted(planned_by_path.items())), rows))
+    assert [(item, row is not None) for item, row in found] == wanted
+    assert all(row[0] == item and row[2] == f"check-{item}" for item, row in found if row is not None)
 
 
 def _written(path: Path, kind: str, size: int | None, rows: list[ledger.Row]) -> list[ledger.Row]:

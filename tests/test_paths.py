@@ -123,12 +123,12 @@ def test_relative_links_resolve_to_their_target(parts: list[str]) -> None:
 
 
 def test_plan_check_refuses_duplicate_paths() -> None:
-    from builder.build import _check_paths
+    from builder.engine.plan import Plan
     from builder.pages.page import DataFile, Page, PageContext
 
-    _check_paths([Page("a/index.html", "x.html", PageContext(title="t")), DataFile("b.json", "{}")])
+    Plan([Page("a/index.html", "x.html", PageContext(title="t")), DataFile("b.json", "{}")]).check()
     with pytest.raises(ValueError, match="same path"):
-        _check_paths([DataFile("b.json", "{}"), DataFile("b.json", "[]")])
+        Plan([DataFile("b.json", "{}"), DataFile("b.json", "[]")]).check()
 
 
 def test_a_render_workers_writer_claims_each_path_once_and_refuses_an_unsafe_one(tmp_path: Path) -> None:
@@ -159,16 +159,17 @@ def test_a_duplicate_path_stops_the_build_before_any_worker_renders(tmp_path: Pa
     the workers are set rendering, and nothing is published."""
     import builder.build as build_module
     from builder.config import SiteConfig
-    from builder.pages.page import DataFile, Owned
+    from builder.pages.page import DataFile
 
     planned = build_module.site_outputs
     taken: list[str] = []
 
-    def with_a_duplicate(*args: object, **kwargs: object) -> list[object]:
-        outputs = planned(*args, **kwargs)  # type: ignore[arg-type]
-        owned = next(o for o in outputs if isinstance(o, Owned))
-        taken.append(owned.path)
-        return [*outputs, DataFile(owned.path, "{}")]
+    def with_a_duplicate(present: list[build_module.Corpus], *args: object, **kwargs: object) -> list[object]:
+        outputs = planned(present, *args, **kwargs)  # type: ignore[arg-type]
+        (held_by_workers,) = build_module.owned_rows(present)  # the server pages the workers hold
+        owned = next(iter(held_by_workers.page_paths()))
+        taken.append(owned)
+        return [*outputs, DataFile(owned, "{}")]
 
     started: list[int] = []
     start_owned = build_module.start_owned

@@ -34,7 +34,8 @@ class GradingSystem:
     """How its inputs are read (builder.engine.records); the functions below are given the corpus
     its records gathered (`Records.corpus`)."""
     outputs: Callable[[duckdb.DuckDBPyConnection, Any, SiteConfig], Iterable[Output]]
-    """Every page and data file of the system's section (`Owned` where a worker holds it)."""
+    """Every page and data file of the system's section that the build's process holds (those a
+    worker holds are rows on disk: builder.engine.plan)."""
     nav: Callable[[Any], list[NavItem]]
     """Its entries in the site navigation."""
     stand_in_models: Callable[[Any], list[str]] = lambda corpus: []

@@ -23,20 +23,22 @@ previous build.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import os
 import shutil
 import stat
+import tempfile
 from collections.abc import Iterable, Iterator
 from importlib.metadata import version
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 from builder.config import SiteConfig
 from builder.engine import ledger
 from builder.engine.assets import TEMPLATES
-from builder.engine.ledger import Place, Row, joined, merged, rows
+from builder.engine.ledger import Place, Row, joined, matched, rows
 
 
 class Keyed(Protocol):
@@ -141,7 +143,11 @@ class Manifest:
     """The outputs this build writes from known inputs (path → full key), and the previous build's
     ledger (builder.engine.ledger), read once as a stream to find which of them it can lend.
     `kind` and `size`: the writer's kind (`folder`, `tar`) and the previous tar's size, which the
-    ledger must describe."""
+    ledger must describe.
+
+    What this build plans is not held either: each `matched` pass appends its outputs' paths and
+    full keys, sorted, to an anonymous file in the cache folder (a run), and `prepare` reads the
+    runs back beside what was written."""
 
     def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
         self.out = out.resolve()
@@ -149,7 +155,9 @@ class Manifest:
         self.kind = kind
         self.size = size
         self.path = cache_folder(out) / LEDGER
-        self.current: dict[str, str] = {}
+        self._runs: list[IO[bytes]] = []
+        """This build's planned outputs from known inputs: one file per `matched` pass, each
+        sorted by path, a JSON line [path, full key] each."""
         self._full: dict[str, str] = {}
         self._prepared = self.path.with_suffix(".tmp")
         self._is_prepared = False
@@ -161,20 +169,54 @@ class Manifest:
             full = self._full[key] = content_key(self.engine, key)
         return full
 
-    def lendable(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, str, Place]]:
-        """Records every output planned from known inputs (a `key`) as this build's, and yields
-        those the previous build wrote from the same inputs, with the check of the bytes it wrote
-        and where they are (a tar's member): whether they are still those bytes is the writer's to
-        check (`reuse`). One pass over the previous ledger, beside the outputs sorted by path."""
-        keyed = sorted((o for o in outputs if o.key is not None), key=attrgetter("path"))
-        planned = [(o.path, self.full_key(o.key), o) for o in keyed if o.key is not None]
-        for path, full, _ in planned:
-            self.current[path] = full
+    def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, tuple[str, Place] | None]]:
+        """Every output of `outputs` (sorted by path, each path once), with the check and the place
+        (a tar's member) of the previous build's output of the same path written from the same
+        inputs, or None: whether its bytes are still those is the writer's to check (`reuse`).
+        Records those planned from known inputs (a `key`) as this build's. One pass over the
+        previous ledger."""
         self._is_prepared = False
-        if not self.out.exists():
-            return
-        for output, (_, _, check, place) in merged(planned, rows(self.path, self.kind, self.size)):
-            yield output, check, place
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        run = tempfile.TemporaryFile(dir=self.path.parent)  # noqa: SIM115 - closed with the manifest's runs
+        self._runs.append(run)
+        previous = rows(self.path, self.kind, self.size) if self.out.exists() else iter(())
+        for output, row in matched(self._keyed(outputs, run), previous):
+            yield output, (row[2], row[3]) if row is not None and output.key is not None else None
+
+    def _keyed(self, outputs: Iterable[Planned], lines: IO[bytes]) -> Iterator[tuple[str, str, Planned]]:
+        """Each output with its full key ('' for none, which no ledger row has), each one with a
+        key also written to this pass's run."""
+        for output in outputs:
+            if output.key is None:
+                yield output.path, "", output
+                continue
+            full = self.full_key(output.key)
+            lines.write(json.dumps([output.path, full], ensure_ascii=False).encode("utf-8") + b"\n")
+            yield output.path, full, output
+
+    def lendable(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, str, Place]]:
+        """Those of `outputs` (in any order) that `matched` finds in the previous build, with their
+        check and place."""
+        for output, previous in self.matched(sorted(outputs, key=attrgetter("path"))):
+            if previous is not None:
+                yield output, previous[0], previous[1]
+
+    def _current(self) -> Iterator[tuple[str, str]]:
+        """This build's planned outputs from known inputs, sorted by path: the runs merged (a path
+        planned in two passes, the later's)."""
+        def lines(run: IO[bytes]) -> Iterator[tuple[str, str]]:
+            run.seek(0)
+            for line in run:
+                path, full = json.loads(line)
+                yield path, full
+
+        last: tuple[str, str] | None = None
+        for item in heapq.merge(*(lines(run) for run in self._runs), key=itemgetter(0)):
+            if last is not None and last[0] != item[0]:
+                yield last
+            last = item
+        if last is not None:
+            yield last
 
     def prepare(self, written: Iterable[tuple[str, str, Place]] = ()) -> None:
         """Writes this build's ledger beside the previous one, all but its end: the build does it
@@ -188,7 +230,7 @@ class Manifest:
 
     def _rows(self, written: Iterable[tuple[str, str, Place]]) -> Iterator[Row]:
         """The outputs written from known inputs, with their full keys."""
-        pairs = joined(((path, (check, place)) for path, check, place in written), sorted(self.current.items()))
+        pairs = joined(((path, (check, place)) for path, check, place in written), self._current())
         for path, (check, place), full in pairs:
             yield path, full, check, place
 
@@ -199,3 +241,11 @@ class Manifest:
         ledger.end(self._prepared, size)
         os.replace(self._prepared, self.path)
         self._is_prepared = False
+        self.close()
+
+    def close(self) -> None:
+        """Frees the runs (anonymous files: nothing is left on disk either way)."""
+        for run in self._runs:
+            run.close()
+        self._runs = []
+

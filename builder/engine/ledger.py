@@ -9,7 +9,7 @@ here, in a file beside the output, one JSON line each, sorted by path:
     …                                                          the member's record starts and its length
     {"end": 81920}                                             the trailer: the tar's size (a folder: null)
 
-A build reads it once, as a stream, beside its own planned outputs sorted the same way (`merged`):
+A build reads it once, as a stream, beside its own planned outputs sorted the same way (`matched`):
 nothing per output of the previous build is held in memory, however large the site. A ledger
 without its trailer (cut short), of another version or kind, or one that describes another tar
 than the one on disk (`end`), lends nothing; a row out of order or of the wrong shape ends the
@@ -116,10 +116,12 @@ def joined(left: Iterable[tuple[str, Left]], right: Iterable[tuple[str, Right]])
             yield path, value, item[1]
 
 
-def merged(planned: Iterable[tuple[str, str, Item]], previous: Iterable[Row]) -> Iterator[tuple[Item, Row]]:
-    """The planned outputs (path, key, item; sorted by path, each path once) that have a row of
-    the same path and key, with it."""
-    pairs = joined(((path, (key, item)) for path, key, item in planned), ((row[0], row) for row in previous))
-    for _, (key, item), row in pairs:
-        if row[1] == key:
-            yield item, row
+def matched(planned: Iterable[tuple[str, str, Item]], previous: Iterable[Row]) -> Iterator[tuple[Item, Row | None]]:
+    """Every planned output (path, key, item; sorted by path, each path once), with the previous
+    build's row of the same path and key, or None: one pass over both."""
+    rest = iter(previous)
+    row = next(rest, None)
+    for path, key, item in planned:
+        while row is not None and row[0] < path:
+            row = next(rest, None)
+        yield item, (row if row is not None and row[0] == path and row[1] == key else None)

@@ -6,7 +6,8 @@ what a record contributes (`Contribution`): its DuckDB rows, its search document
 plans for itself and the small values the build's process gathers (`Gathering`). Everything else
 is the engine's, here: the chunks, the read cache (builder.engine.read_cache), the spool
 (builder.store.spool), handing the chunks to worker processes (builder.engine.workers) and taking
-their contributions in (`_take_in`), and the bookkeeping of the outputs the workers hold (`Owned`).
+their contributions in (`_take_in`), and the rows of the outputs the workers hold
+(builder.engine.plan.OwnedRows).
 
 Each source is read once per build. A worker that read a source keeps what rendering its outputs
 needs on its own disk (`_OutputStore`: the outputs, their contexts resolved, pickled and appended
@@ -34,14 +35,15 @@ import duckdb
 
 from builder.config import SiteConfig
 from builder.engine import model_pickle
-from builder.engine.heap import paused, settle
+from builder.engine.heap import paused
 from builder.engine.incremental import code_key, content_key
+from builder.engine.plan import OwnedRows
 from builder.engine.problems import ProblemLog
 from builder.engine.read_cache import ReadCache
 from builder.engine.render import Renderer
 from builder.engine.search import SearchDoc
 from builder.engine.workers import Workers
-from builder.pages.page import DataFile, Output, Owned, Page
+from builder.pages.page import DataFile, Output, Page
 from builder.store.spool import Spool
 from builder.store.tables import load_file
 
@@ -144,7 +146,9 @@ class Records:
     corpus: Any
     """What the system's pages read (`Gathering.finish`)."""
     outputs: list[Output]
-    """What its records planned: ordinary outputs, or `Owned` by the worker that read them."""
+    """What its records planned that this process holds (with one worker: all of them)."""
+    owned: OwnedRows | None
+    """What its records planned that the workers which read them hold, as rows on disk."""
     tables: tuple[Table, ...]
     spool: Spool
     """Each record's DuckDB rows and search document, appended as they were read."""
@@ -354,10 +358,10 @@ def _read_sources(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -
     return _Chunk(start, keys, entries)
 
 
-def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool, outputs: list[Output],
+def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool, owned: OwnedRows | None,
              log: ProblemLog, results: Iterable[tuple[int, _Chunk]]) -> set[str]:
-    """Takes each chunk's entries in (and, for a worker's, plans its outputs as `Owned`); returns
-    the cache keys seen."""
+    """Takes each chunk's entries in (and, for a worker's, adds the outputs it holds to `owned`);
+    returns the cache keys seen."""
     keys: set[str] = set()
     for owner, chunk in results:
         position = chunk.start
@@ -370,13 +374,10 @@ def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool,
                 spool.append_json(SEARCH_DOCS, entry.search)
             log.merge(entry.log)
             gathering.take(entry.gathered, spool)
-            if owner >= 0:
-                outputs.extend(
-                    Owned(path, key, page, owner, position + offset)
-                    for offset, (path, key, page) in enumerate(entry.planned)
-                )
+            if owner >= 0 and owned is not None:
+                owned.add([(path, key, page, owner, position + offset)
+                           for offset, (path, key, page) in enumerate(entry.planned)])
             position += len(entry.planned)
-        settle()  # the outputs planned are kept to the end of the build (builder.engine.heap)
     return keys
 
 
@@ -408,18 +409,20 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     gathering = system.gathering()
     outputs: list[Output] = []
     owners: Workers | None = None
+    held_by_workers: OwnedRows | None = None
     if owned:
         owners = Workers(context.workers)
-        owners.planned = outputs  # filled by _take_in: all Owned
+        held_by_workers = OwnedRows(spool.folder / "owned")
         try:
             # The workers go on reading while the first chunks are taken in here.
-            keys = _take_in(system, gathering, spool, outputs, context.log, owners.share(_read_chunk, chunks))
+            keys = _take_in(system, gathering, spool, held_by_workers, context.log,
+                            owners.share(_read_chunk, chunks))
         except BaseException:
             owners.close()
             raise
     else:
         state: dict[str, Any] = {}
-        keys = _take_in(system, gathering, spool, outputs, context.log,
+        keys = _take_in(system, gathering, spool, None, context.log,
                         [(-1, _read_chunk(state, chunk)) for chunk in chunks])
         outputs.extend(state.get("outputs", []))
     spool.finish()
@@ -436,4 +439,6 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
             owners.close()
         spool.remove()
         return None
-    return Records(corpus, outputs, system.tables, spool, owners)
+    if held_by_workers is not None:
+        held_by_workers.finish()
+    return Records(corpus, outputs, held_by_workers, system.tables, spool, owners)

@@ -40,7 +40,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from builder.engine.heap import settle
+from builder.engine.heap import release, settle
 
 Task = Callable[[dict[str, Any], Any], Any]
 """A module-level function run in a worker: (the worker's own state, the argument) → result."""
@@ -78,6 +78,7 @@ def _run(task: Task, argument: Any) -> tuple[bool, Any]:
     del task, argument
     gc.collect()  # the task's garbage cycles (only its own objects are walked), or they are frozen for good
     settle()  # what the task left in the state stays for the worker's life (builder.engine.heap)
+    release()  # and what the task freed goes back to the system
     return reply
 
 
@@ -87,8 +88,6 @@ class Workers:
     def __init__(self, count: int) -> None:
         context = multiprocessing.get_context("fork")
         self.count = count
-        self.planned: list[Any] = []
-        """The outputs these workers hold (builder.pages.page.Owned), set by whoever gave them work."""
         self._executors = [
             ProcessPoolExecutor(1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
             for _ in range(count)

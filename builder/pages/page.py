@@ -70,18 +70,4 @@ class NavItem:
     path: str
 
 
-@dataclass(frozen=True, slots=True)
-class Owned:
-    """An output held by a worker process that read its inputs (builder.engine.workers): the parent
-    knows only where it goes and what it is made from; the owner renders it."""
-
-    path: str
-    key: str | None
-    page: bool
-    """True for an HTML page (listed in the sitemap), False for a data file."""
-    owner: int
-    index: int
-    """Position in the owner's own list of outputs."""
-
-
-Output = Page | DataFile | Owned
+Output = Page | DataFile

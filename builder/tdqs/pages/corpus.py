@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from builder.newest import Newest
-from builder.pages.page import DataFile, Owned, Page
+from builder.pages.page import DataFile, Page
 from builder.publish.badges import BadgeSet
 from builder.publish.feeds import FeedEntry
 from builder.tdqs.pages.publish import ChangeRow
@@ -26,7 +26,7 @@ class TdqsSection(Protocol):
     @property
     def unscored(self) -> list[UnscoredSummary]: ...
     @property
-    def outputs(self) -> list[Page | DataFile | Owned]: ...
+    def outputs(self) -> list[Page | DataFile]: ...
     @property
     def badges(self) -> BadgeSet: ...
     @property

@@ -65,7 +65,8 @@ class _Gathered:
 @dataclass
 class TdqsSection(Gathering):
     outputs: list[Output] = field(default_factory=list)
-    """Each server's own pages and files: ordinary outputs, or `Owned` by the worker that read it."""
+    """Each server's own pages and files, when the build's process read them (with workers, they
+    hold them: builder.engine.plan)."""
     badges: BadgeSet = field(default_factory=BadgeSet)
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
