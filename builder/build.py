@@ -7,12 +7,13 @@ claim → read → load → plan → check → lend → render → links → sea
 2. **read** every grading system's files through the one interface they all implement
    (builder.engine.grading_system); problems are logged, never raised.
 3. **load** the records into DuckDB and **plan** every output: each page with its typed context,
-   each data file.
+   each data file (those a worker holds are rows on disk: builder.engine.plan).
 4. **check** that every output path, a worker's too, is unique and safe, before anything is
    rendered anywhere.
-5. **render** each page the previous build cannot lend (builder.engine.incremental: the same
-   inputs, the same bytes still on disk) and write everything through one writer into a staging
-   folder beside the output; the **links** of every page rendered are then checked against what was written.
+5. **lend** what the previous build wrote from the same inputs, its bytes unchanged
+   (builder.engine.incremental), and claim through the writer every other path a worker renders;
+   **render** the rest and write everything through one writer into a staging folder beside the
+   output; the **links** of every page rendered are then checked against what was written.
 6. **search**: wait for Pagefind, which indexed meanwhile; then **commit**: swap the staging
    folder into place. A failed or interrupted build leaves the previous site whole. An output
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
