@@ -204,11 +204,12 @@ def site_outputs(
 
 def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
     """The outputs each system's workers hold, as rows (builder.engine.plan), in the order of the
-    systems: part i of the plan is held by the workers of `owners(present)[i]`."""
+    systems: part i of the plan is held by the workers `owners_of(present)[i]`."""
     return [c.read.owned for c in present if c.read.owned is not None and c.owners is not None]
 
 
 def owners_of(present: list[Corpus]) -> list[Workers]:
+    """The workers that hold each part of the plan (`owned_rows`)."""
     return [c.owners for c in present if c.read.owned is not None and c.owners is not None]
 
 
