@@ -172,7 +172,7 @@ def test_the_section_is_built_the_same_twice(tmp_path: Path) -> None:
 
     def files() -> dict[str, Any]:
         model = read_and_plan(data, SiteConfig(), [system()])
-        return {o.path: o.content for o in model.outputs if isinstance(o, DataFile)}
+        return {o.path: o.data() for o in model.outputs if isinstance(o, DataFile)}
 
     assert files() == files()
 

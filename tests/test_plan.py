@@ -73,3 +73,17 @@ def test_page_paths_are_the_html_pages_wherever_they_are_held(tmp_path: Path) ->
     owned.add([("servers/a/index.html", "k", True, 0, 0), ("api/servers/a.json", "k", False, 0, 1)])
     plan = Plan([_page("index.html"), DataFile("stats.json", "{}")], [owned])
     assert sorted(plan.page_paths()) == ["index.html", "servers/a/index.html"]
+
+
+def test_rows_past_a_batch_come_back_whole_and_sorted(tmp_path: Path) -> None:
+    """Runs are pickled a batch at a time (builder.engine.batches): rows across batch and run
+    boundaries all come back, in Python's order."""
+    paths = [f"servers/s{n * 7919 % 2503}/index.html" for n in range(2503)]
+    owned = OwnedRows(tmp_path / "owned")
+    with mock.patch.object(plan, "RUN", 1100):
+        for position, path in enumerate(paths):
+            owned.add([(path, "k", True, position % 2, position)])
+        found = list(Plan([], [owned]).sorted())
+    assert len(owned.runs) == 3
+    assert [p.path for p in found] == sorted(paths)
+    assert [p.position for p in found] == [paths.index(p.path) for p in found]

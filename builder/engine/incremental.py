@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
 from builder.config import SiteConfig
-from builder.engine import ledger
+from builder.engine import batches, ledger
 from builder.engine.assets import TEMPLATES
 from builder.engine.ledger import Place, Row, joined, matched, rows
 
@@ -146,8 +146,8 @@ class Manifest:
     ledger must describe.
 
     What this build plans is not held either: each `matched` pass appends its outputs' paths and
-    full keys, sorted, to an anonymous file in the cache folder (a run), and `prepare` reads the
-    runs back beside what was written."""
+    full keys, sorted, to an anonymous file in the cache folder (a run, pickled in batches:
+    builder.engine.batches), and `prepare` reads the runs back beside what was written."""
 
     def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
         self.out = out.resolve()
@@ -157,7 +157,7 @@ class Manifest:
         self.path = cache_folder(out) / LEDGER
         self._runs: list[IO[bytes]] = []
         """This build's planned outputs from known inputs: one file per `matched` pass, each
-        sorted by path, a JSON line [path, full key] each."""
+        sorted by path, (path, full key) each."""
         self._full: dict[str, str] = {}
         self._prepared = self.path.with_suffix(".tmp")
         self._is_prepared = False
@@ -180,18 +180,26 @@ class Manifest:
         run = tempfile.TemporaryFile(dir=self.path.parent)  # noqa: SIM115 - closed with the manifest's runs
         self._runs.append(run)
         previous = rows(self.path, self.kind, self.size) if self.out.exists() else iter(())
-        for output, row in matched(self._keyed(outputs, run), previous):
-            yield output, (row[2], row[3]) if row is not None and output.key is not None else None
+        keyed: list[tuple[str, str]] = []
+        try:
+            for output, row in matched(self._keyed(outputs, keyed, run), previous):
+                yield output, (row[2], row[3]) if row is not None and output.key is not None else None
+        finally:
+            batches.write(run, keyed)
 
-    def _keyed(self, outputs: Iterable[Planned], lines: IO[bytes]) -> Iterator[tuple[str, str, Planned]]:
+    def _keyed(self, outputs: Iterable[Planned], keyed: list[tuple[str, str]], run: IO[bytes]
+               ) -> Iterator[tuple[str, str, Planned]]:
         """Each output with its full key ('' for none, which no ledger row has), each one with a
-        key also written to this pass's run."""
+        key also added to this pass's run (`keyed`, written a batch at a time)."""
         for output in outputs:
             if output.key is None:
                 yield output.path, "", output
                 continue
             full = self.full_key(output.key)
-            lines.write(json.dumps([output.path, full], ensure_ascii=False).encode("utf-8") + b"\n")
+            keyed.append((output.path, full))
+            if len(keyed) == batches.BATCH:
+                batches.write(run, keyed)
+                keyed.clear()
             yield output.path, full, output
 
     def lendable(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, str, Place]]:
@@ -206,9 +214,7 @@ class Manifest:
         planned in two passes, the later's)."""
         def lines(run: IO[bytes]) -> Iterator[tuple[str, str]]:
             run.seek(0)
-            for line in run:
-                path, full = json.loads(line)
-                yield path, full
+            yield from batches.read(run)
 
         last: tuple[str, str] | None = None
         for item in heapq.merge(*(lines(run) for run in self._runs), key=itemgetter(0)):

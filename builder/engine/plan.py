@@ -6,8 +6,8 @@ objects (an `Owned` record each, as they were until November 2026, and the sets 
 the check and the lending made of them) that was about 400 bytes an output, over 100 MiB at full
 scale, kept to the end of the build. So a reader appends each output its workers hold as a row to
 files instead (`OwnedRows`, by builder.engine.records as each source is taken in), in sorted runs
-of at most `RUN` rows, and the build reads them back merged, sorted by path (`Plan.sorted`), for
-each step that needs them: the check that every path is safe and unique (`Plan.check`), the
+of at most `RUN` rows (pickled in batches: builder.engine.batches), and the build reads them back
+merged, sorted by path (`Plan.sorted`), for each step that needs them: the check that every path is safe and unique (`Plan.check`), the
 lending (builder.engine.incremental), the sitemap's page paths (`Plan.page_paths`). The outputs the
 build's process renders itself (the corpus-wide pages and files, a few thousand) stay objects
 (`Plan.held`) and join the same merge.
@@ -20,13 +20,13 @@ and the merge holds one row per run.
 from __future__ import annotations
 
 import heapq
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from builder.engine import batches
 from builder.pages.page import Output, Page
 from builder.urls import check_output_path
 
@@ -78,10 +78,9 @@ class OwnedRows:
             return
         self._rows.sort(key=itemgetter(0))
         self.folder.mkdir(parents=True, exist_ok=True)
-        run = self.folder / f"owned-{len(self.runs)}.jsonl"
+        run = self.folder / f"owned-{len(self.runs)}.pickle"
         with open(run, "wb", buffering=1 << 16) as file:
-            for row in self._rows:
-                file.write(json.dumps(row, ensure_ascii=False).encode("utf-8") + b"\n")
+            batches.write(file, self._rows)
         self.runs.append(run)
         self._rows = []
 
@@ -100,9 +99,8 @@ class OwnedRows:
 
 
 def _read(run: Path) -> Iterator[Any]:
-    with open(run, "rb") as lines:
-        for line in lines:
-            yield tuple(json.loads(line))
+    with open(run, "rb") as file:
+        yield from batches.read(file)
 
 
 @dataclass
