@@ -1,20 +1,20 @@
 """The build's plan: every output it makes, the outputs its workers hold as rows on disk.
 
 A registry's workers hold a quarter of a million outputs (each server's and each tool's pages and
-files). Of each, the build's process needs only the path, the key and who renders it; held as
-objects (an `Owned` record each, as they were until November 2026, and the sets and sorted lists
-the check and the lending made of them) that was about 400 bytes an output, over 100 MiB at full
-scale, kept to the end of the build. So a reader appends each output its workers hold as a row to
-files instead (`OwnedRows`, by builder.engine.records as each source is taken in), in sorted runs
-of at most `RUN` rows (pickled in batches: builder.engine.batches), and the build reads them back
-merged, sorted by path (`Plan.sorted`), for each step that needs them: the check that every path is safe and unique (`Plan.check`), the
+files). Of each, the build's process needs only the path, the key and who renders it; held as an
+object each (with the sets and sorted lists the check and the lending made of them) that was about
+400 bytes an output, over 100 MiB at full scale, kept to the end of the build. So a reader writes
+each output its workers hold as a row instead (`OwnedRows`, filled by builder.engine.records as each
+source is taken in), in sorted runs of at most `RUN` rows (pickled in batches:
+builder.engine.batches), and the build reads them back merged, sorted by path (`Plan.sorted`), for
+each step that needs them: the check that every path is safe and unique (`Plan.check`), the
 lending (builder.engine.incremental), the sitemap's page paths (`Plan.page_paths`). The outputs the
 build's process renders itself (the corpus-wide pages and files, a few thousand) stay objects
 (`Plan.held`) and join the same merge.
 
 The runs are sorted and merged by Python, not DuckDB: a DuckDB sort of a registry's rows held
 about 100 MiB while the build read it (its JSON reader and its sort need that much at the least),
-and the merge holds one row per run.
+and the merge holds one batch per run.
 """
 
 from __future__ import annotations
