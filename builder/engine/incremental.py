@@ -31,7 +31,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from importlib.metadata import version
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
@@ -202,22 +202,15 @@ class Manifest:
                 keyed.clear()
             yield output.path, full, output
 
-    def lendable(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, str, Place]]:
-        """Those of `outputs` (in any order) that `matched` finds in the previous build, with their
-        check and place."""
-        for output, previous in self.matched(sorted(outputs, key=attrgetter("path"))):
-            if previous is not None:
-                yield output, previous[0], previous[1]
-
     def _current(self) -> Iterator[tuple[str, str]]:
         """This build's planned outputs from known inputs, sorted by path: the runs merged (a path
         planned in two passes, the later's)."""
-        def lines(run: IO[bytes]) -> Iterator[tuple[str, str]]:
+        def run_rows(run: IO[bytes]) -> Iterator[tuple[str, str]]:
             run.seek(0)
             yield from batches.read(run)
 
         last: tuple[str, str] | None = None
-        for item in heapq.merge(*(lines(run) for run in self._runs), key=itemgetter(0)):
+        for item in heapq.merge(*(run_rows(run) for run in self._runs), key=itemgetter(0)):
             if last is not None and last[0] != item[0]:
                 yield last
             last = item
