@@ -123,7 +123,7 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
     # The ledger a rebuild lends from says where each page's and data file's record starts and
     # ends, as tarfile reads it, in the tar's order; the search index's members are never lent.
     lines = (tmp_path / ".site.tar.cache" / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0]) == {"version": 3, "kind": "tar"}
+    assert json.loads(lines[0]) == {"version": 4, "kind": "tar"}
     assert json.loads(lines[-1]) == {"end": archive.stat().st_size}
     rows = [json.loads(line) for line in lines[1:-1]]
     with tarfile.open(archive) as tar:

@@ -89,7 +89,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], Path], Callable[[Path], None]]] = {
     "ledger-tmp-folder": (lambda c: c / "ledger.tmp", _folder),
     "ledger-tar-wrong-end": (_ledger, _edit_lines(lambda lines: [*lines[:-1], '{"end": 3}'])),
     "ledger-tar-wrong-places": (_ledger, _edit_lines(_shift_places)),
-    "ledger-tar-wrong-kind": (_ledger, _edit_lines(lambda lines: ['{"version": 3, "kind": "folder"}', *lines[1:]])),
+    "ledger-tar-wrong-kind": (_ledger, _edit_lines(lambda lines: ['{"version": 4, "kind": "folder"}', *lines[1:]])),
     "former-manifest": (lambda c: c / "manifest.json", _write('{"version": 2, "outputs": {}, "checks": {}}')),
     "former-members-folder": (lambda c: c / "members.json", _folder),
     "read-cache-file": (lambda c: c / "tdqs-servers", _write("not a folder")),

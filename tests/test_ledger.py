@@ -44,7 +44,7 @@ def test_a_whole_ledger_is_read_back(tmp_path: Path) -> None:
     folder = [(path, key, check, None) for path, key, check, _ in ROWS]
     assert _written(tmp_path / "f", "folder", None, folder) == folder
     lines = (tmp_path / "l").read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0]) == {"version": 3, "kind": "tar"} and json.loads(lines[-1]) == {"end": 4096}
+    assert json.loads(lines[0]) == {"version": 4, "kind": "tar"} and json.loads(lines[-1]) == {"end": 4096}
 
 
 @pytest.mark.parametrize("case", ["unended", "other size", "other kind", "cut", "missing"])

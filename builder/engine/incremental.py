@@ -54,16 +54,18 @@ class Keyed(Protocol):
 Planned = TypeVar("Planned", bound=Keyed)
 
 _ROOT = Path(__file__).resolve().parents[1]
-MANIFEST_VERSION = 3
+MANIFEST_VERSION = 4
 
 
 def content_key(*parts: bytes | str) -> str:
-    digest = hashlib.blake2b(digest_size=16)
+    """A key for `parts`, each length-prefixed: SHA-256 (see builder.engine.write.output_check), cut
+    to 128 bits."""
+    digest = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "little"))
         digest.update(data)
-    return digest.hexdigest()
+    return digest.hexdigest()[:32]
 
 
 def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:

@@ -4,7 +4,7 @@ A rebuild lends an output when the previous build wrote the same path from the s
 bytes are still those written (builder.engine.incremental). What that takes, per output, is kept
 here, in a file beside the output, one JSON line each, sorted by path:
 
-    {"version": 3, "kind": "tar"}                            the header: the writer's kind
+    {"version": 4, "kind": "tar"}                            the header: the writer's kind
     ["servers/a/index.html", "<key>", "<check>", 1536, 2048]  path, key, check, and in a tar where
     …                                                          the member's record starts and its length
     {"end": 81920}                                             the trailer: the tar's size (a folder: null)
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-VERSION = 3
+VERSION = 4
 TAIL = 4096
 """Bytes read from the end of a ledger to find its trailer."""
 

@@ -27,7 +27,7 @@ class ReadCache:
         except OSError:
             return None
         check, count, entry = data[:_CHECK], data[_CHECK : _CHECK + 4], data[_CHECK + 4 :]
-        if len(count) < 4 or hashlib.blake2b(count + entry, digest_size=_CHECK).digest() != check:
+        if len(count) < 4 or hashlib.sha256(count + entry).digest()[:_CHECK] != check:
             return None
         return int.from_bytes(count, "little"), entry
 
@@ -35,7 +35,7 @@ class ReadCache:
         self.folder.mkdir(parents=True, exist_ok=True)
         temporary = self.folder / f".{key}.{os.getpid()}.tmp"
         data = count.to_bytes(4, "little") + entry
-        temporary.write_bytes(hashlib.blake2b(data, digest_size=_CHECK).digest() + data)
+        temporary.write_bytes(hashlib.sha256(data).digest()[:_CHECK] + data)
         os.replace(temporary, self.folder / f"{key}.entry")
 
     def keep_only(self, keys: set[str]) -> None:

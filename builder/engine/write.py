@@ -35,8 +35,9 @@ class DuplicateOutput(Exception):
 
 def output_check(data: bytes) -> str:
     """What the manifest records of a file written (builder.engine.incremental): a hash of its bytes
-    (for a tar's member, of its whole record)."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    (for a tar's member, of its whole record): SHA-256, which CPUs with SHA extensions hash about
+    twice as fast as BLAKE2b, cut to 128 bits."""
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 class Writer:
