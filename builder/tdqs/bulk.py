@@ -212,22 +212,22 @@ def _later(compressing: ThreadPoolExecutor, source: _CopiedFile, query: str, opt
     handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
     os.close(handle)
     copied = _CopiedFile(path)
-    copied.ready = compressing.submit(_compress, source, query, options, path)
+    copied.ready = compressing.submit(_compress, source, query, options, copied)
     _PENDING.add(copied.ready)
     copied.ready.add_done_callback(_PENDING.discard)
     return copied
 
 
-def _compress(source: _CopiedFile, query: str, options: str, path: str) -> None:
-    """In the background thread: `query` (over `source`, a Parquet file, held until the copy is
-    done) copied to `path`, the CSV neutralised, by an in-memory DuckDB with one thread, so in the
-    file's order."""
+def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile) -> None:
+    """In the background thread: `query` (over `source`, a Parquet file) copied to `target`, the CSV
+    neutralised, by an in-memory DuckDB with one thread, so in the file's order. Both files are held
+    until the copy is done: neither is removed while DuckDB reads or writes it."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "threads": 1, "memory_limit": BACKGROUND_MEMORY, "preserve_insertion_order": False}
     with duckdb.connect(":memory:", config=config) as con:
         if options == CSV:
             query = neutralised(con, query)
-        con.execute(f"COPY ({query}) TO '{path}' ({options})")
+        con.execute(f"COPY ({query}) TO '{target.path}' ({options})")
 
 
 def _finish() -> None:
