@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -200,3 +202,27 @@ def test_bulk_files_wait_on_disk_and_are_removed_with_their_outputs(tmp_path: Pa
     del copied
     gc.collect()
     assert not path.exists()
+
+
+def test_each_download_holds_the_same_rows_in_the_same_order_in_every_format(site, tmp_path: Path) -> None:
+    """The gzipped CSV and JSON Lines are copied from the Parquet file in the background
+    (builder.tdqs.bulk): read back by DuckDB, each format gives the Parquet file's rows in its order
+    (CSV's lists joined with ';', as the downloads page says; an empty one is an empty cell)."""
+    con = duckdb.connect()
+    for name in ("tools", "servers", "tool-scores-history"):
+        for suffix in ("parquet", "csv.gz", "jsonl.gz"):
+            (tmp_path / f"{name}.{suffix}").write_bytes(site.files[f"downloads/{name}.{suffix}"])
+        parquet = con.execute(f"SELECT * FROM '{tmp_path / name}.parquet'").fetchall()
+        columns = [d[0] for d in con.description]
+        lines = gzip.decompress(site.files[f"downloads/{name}.jsonl.gz"]).decode("utf-8").splitlines()
+        assert [tuple(json.loads(line)[c] for c in columns) for line in lines] == parquet
+        csv_rows = con.execute(f"SELECT * FROM read_csv('{tmp_path / name}.csv.gz', all_varchar = true)").fetchall()
+        assert len(csv_rows) == len(parquet) > 0
+        for csv_row, row in zip(csv_rows, parquet, strict=True):
+            expected = [(";".join(v) or None) if isinstance(v, list) else v for v in row]  # '' reads back empty
+            assert [c for c in csv_row] == [None if v is None else _csv_text(v) for v in expected]
+
+
+def _csv_text(value: object) -> str:
+    """A value as DuckDB's CSV writer spells it: booleans lower-case, everything else as `str`."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -20,6 +20,7 @@ import os
 import tempfile
 import weakref
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import duckdb
@@ -111,9 +112,13 @@ class _CopiedFile:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.ready: Future[None] | None = None
+        """The background copy that writes it (`_later`), or None: written already."""
         weakref.finalize(self, _remove, path)
 
     def __call__(self) -> bytes:
+        if self.ready is not None:
+            self.ready.result()  # raises what the copy raised
         with open(self.path, "rb") as source:
             return source.read()
 
@@ -165,16 +170,69 @@ def neutralised(con: duckdb.DuckDBPyConnection, query: str) -> str:
     return f"SELECT * REPLACE ({replaced}) FROM ({query})"
 
 
+PARQUET = "FORMAT parquet, COMPRESSION zstd"
+CSV = "FORMAT csv, HEADER true, COMPRESSION gzip"
+JSON_LINES = "FORMAT json, COMPRESSION gzip"
+BACKGROUND_MEMORY = "64MB"
+"""What the DuckDB that gzips the text downloads (`_compress`) may hold: it streams one Parquet file."""
+
+
 def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
-    for dataset in DATASETS:
-        yield DataFile(download_file(dataset.name, "parquet"), _copy(con, dataset.query, "FORMAT parquet, COMPRESSION zstd", ".parquet"))
-        csv_query = dataset.query
-        if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
-            csv_query = (
-                "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(server_flags, ';') AS server_flags, "
-                "array_to_string(smells, ';') AS smells) "
-                f"FROM ({dataset.query})"
-            )
-        csv_options = "FORMAT csv, HEADER true, COMPRESSION gzip"
-        yield DataFile(download_file(dataset.name, "csv.gz"), _copy(con, neutralised(con, csv_query), csv_options, ".csv.gz"))
-        yield DataFile(download_file(dataset.name, "jsonl.gz"), _copy(con, dataset.query, "FORMAT json, COMPRESSION gzip", ".jsonl.gz"))
+    """Each dataset as Parquet, CSV and JSON Lines. The Parquet files are copied from the store
+    now; the gzipped CSV and JSON Lines (gzip is most of the downloads' time) are copied from each
+    dataset's Parquet file by a DuckDB of their own in a background thread (`_compress`), while the
+    build goes on; each waits for its file when it is written. The same rows in the same order:
+    Parquet keeps every column's type, and one thread reads a file in its order."""
+    sources = [_copy(con, dataset.query, PARQUET, ".parquet") for dataset in DATASETS]
+    compressing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorecards-bulk")
+    try:
+        for dataset, source in zip(DATASETS, sources, strict=True):
+            rows = f"SELECT * FROM read_parquet('{source.path}')"
+            csv_query = rows
+            if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
+                csv_query = (
+                    "SELECT * REPLACE (array_to_string(flags, ';') AS flags, array_to_string(server_flags, ';') AS server_flags, "
+                    "array_to_string(smells, ';') AS smells) "
+                    f"FROM ({rows})"
+                )
+            yield DataFile(download_file(dataset.name, "parquet"), source)
+            yield DataFile(download_file(dataset.name, "csv.gz"), _later(compressing, source, csv_query, CSV, ".csv.gz"))
+            yield DataFile(download_file(dataset.name, "jsonl.gz"),
+                           _later(compressing, source, rows, JSON_LINES, ".jsonl.gz"))
+    finally:
+        compressing.shutdown(wait=False)  # its thread ends once the copies asked for are done
+
+
+_PENDING: set[Future[None]] = set()
+"""The background copies not yet done: the process waits for them before it forks (`_finish`)."""
+
+
+def _later(compressing: ThreadPoolExecutor, source: _CopiedFile, query: str, options: str, suffix: str) -> _CopiedFile:
+    """A file `_compress` will write in the background; reading it waits for it."""
+    handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
+    os.close(handle)
+    copied = _CopiedFile(path)
+    copied.ready = compressing.submit(_compress, source, query, options, copied)
+    _PENDING.add(copied.ready)
+    copied.ready.add_done_callback(_PENDING.discard)
+    return copied
+
+
+def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile) -> None:
+    """In the background thread: `query` (over `source`, a Parquet file) copied to `target`, the CSV
+    neutralised, by an in-memory DuckDB with one thread, so in the file's order. Both files are held
+    until the copy is done: neither is removed while DuckDB reads or writes it."""
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "threads": 1, "memory_limit": BACKGROUND_MEMORY, "preserve_insertion_order": False}
+    with duckdb.connect(":memory:", config=config) as con:
+        if options == CSV:
+            query = neutralised(con, query)
+        con.execute(f"COPY ({query}) TO '{target.path}' ({options})")
+
+
+def _finish() -> None:
+    """Before the process forks: a child must not inherit a DuckDB that is running in a thread."""
+    wait(list(_PENDING))
+
+
+os.register_at_fork(before=_finish)
