@@ -43,7 +43,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel
 
@@ -176,37 +176,39 @@ class SearchIndex:
         self._runner.start()
 
     def _run_all(self, shards: list[tuple[Path, list[str]]]) -> None:
+        """Each shard's run starts as soon as the one before has sent its index back; that index is
+        written while the next run indexes."""
         try:
+            written: tuple[Path, list[tuple[str, bytes]]] | None = None
             for output, paths in shards:
-                failure = self._run_one(output, paths)
+                run = self._start_run(paths)
+                if written is not None:
+                    _write(*written)
+                    written = None
+                if run is None:
+                    self._failure = "stopped"
+                    return
+                files, failure = run.finish()
                 if failure is not None:
                     self._failure = failure
                     return
+                written = (output, files)
+            if written is not None:
+                _write(*written)
         except Exception as error:  # raised again by wait(), in the build's thread
             self._failure = f"pagefind failed: {error!r}"
 
-    def _run_one(self, output: Path, paths: list[str]) -> str | None:
-        """One Pagefind run over `paths`, its index written into `output`; returns why it
-        failed, or None."""
-        with tempfile.TemporaryFile() as errors:
-            with self._lock:
-                if self._stopping:
-                    return "stopped"
-                self._process = process = subprocess.Popen(
-                    [str(pagefind_executable()), "--service"], cwd=self.source,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
-                )
-            service = _Service(process, paths, self.source)
-            failure = service.finish()
-            code = process.wait()
-            if failure is None and service.files is None:
-                failure = "no index came back"
-            if failure is not None or code != 0:
-                errors.seek(0)
-                message = errors.read().decode("utf-8", "replace").strip()
-                return f"pagefind failed ({code}): {failure or ''} {message}".strip()
-        _write(output, service.files or [])
-        return None
+    def _start_run(self, paths: list[str]) -> _Run | None:
+        """Starts one Pagefind run over `paths`; None once the index is being closed."""
+        with self._lock:
+            if self._stopping:
+                return None
+            errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _Run.finish
+            self._process = process = subprocess.Popen(
+                [str(pagefind_executable()), "--service"], cwd=self.source,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+            )
+        return _Run(process, _Service(process, paths, self.source), errors)
 
     def wait(self) -> None:
         try:
@@ -231,6 +233,28 @@ class SearchIndex:
             process.wait()
         if self._runner is not None:
             self._runner.join()
+
+
+@dataclass
+class _Run:
+    """One Pagefind run: its process, the service talking to it, and the file its errors go to."""
+
+    process: subprocess.Popen[bytes]
+    service: _Service
+    errors: IO[bytes]
+
+    def finish(self) -> tuple[list[tuple[str, bytes]], str | None]:
+        """Waits for the index; returns its files, or why the run failed."""
+        with self.errors:
+            failure = self.service.finish()
+            code = self.process.wait()
+            if failure is None and self.service.files is None:
+                failure = "no index came back"
+            if failure is not None or code != 0:
+                self.errors.seek(0)
+                message = self.errors.read().decode("utf-8", "replace").strip()
+                return [], f"pagefind failed ({code}): {failure or ''} {message}".strip()
+        return self.service.files or [], None
 
 
 def _write(output: Path, files: list[tuple[str, bytes]]) -> None:
