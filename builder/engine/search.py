@@ -182,12 +182,12 @@ class SearchIndex:
             written: tuple[Path, list[tuple[str, bytes]]] | None = None
             for output, paths in shards:
                 run = self._start_run(paths)
+                if run is None:  # the build is being stopped: nothing more is written
+                    self._failure = "stopped"
+                    return
                 if written is not None:
                     _write(*written)
                     written = None
-                if run is None:
-                    self._failure = "stopped"
-                    return
                 files, failure = run.finish()
                 if failure is not None:
                     self._failure = failure
@@ -200,14 +200,19 @@ class SearchIndex:
 
     def _start_run(self, paths: list[str]) -> _Run | None:
         """Starts one Pagefind run over `paths`; None once the index is being closed."""
+        executable = str(pagefind_executable())
         with self._lock:
             if self._stopping:
                 return None
             errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _Run.finish
-            self._process = process = subprocess.Popen(
-                [str(pagefind_executable()), "--service"], cwd=self.source,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
-            )
+            try:
+                self._process = process = subprocess.Popen(
+                    [executable, "--service"], cwd=self.source,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                )
+            except BaseException:
+                errors.close()
+                raise
         return _Run(process, _Service(process, paths, self.source), errors)
 
     def wait(self) -> None:
