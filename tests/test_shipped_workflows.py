@@ -21,6 +21,12 @@ def load(path: Path) -> dict[str, Any]:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+def test_this_repository_has_dependabot_for_its_own_pins() -> None:
+    dependabot = load(ROOT / ".github" / "dependabot.yml")
+    assert {(update["package-ecosystem"], update["directory"]) for update in dependabot["updates"]} == {
+        ("github-actions", "/"), ("pip", "/")}
+
+
 def test_the_shipped_files_are_the_four_workflows_and_the_action() -> None:
     assert [path.relative_to(ROOT).as_posix() for path in WORKFLOWS] == [
         ".github/workflows/pages.yml", ".github/workflows/release.yml", ".github/workflows/test.yml",
@@ -41,7 +47,7 @@ def test_every_action_is_pinned_by_commit_and_the_same_everywhere() -> None:
     assert {action: len(found) for action, found in pins.items()} == dict.fromkeys(pins, 1), pins
     assert set(pins) == {"actions/checkout", "actions/setup-python", "actions/configure-pages", "actions/cache",
                          "actions/upload-artifact", "actions/download-artifact", "actions/deploy-pages",
-                         "pypa/gh-action-pypi-publish"}
+                         "actions/attest", "pypa/gh-action-pypi-publish"}
 
 
 def test_read_only_at_the_top_and_write_scopes_only_where_needed() -> None:
@@ -55,10 +61,12 @@ def test_read_only_at_the_top_and_write_scopes_only_where_needed() -> None:
             for step in job["steps"]:
                 if step.get("uses", "").startswith("actions/checkout@"):
                     assert step["with"]["persist-credentials"] is False, (path, name)
-    assert granted == {
+    assert granted == {  # tests/test_permissions.py checks each against what its steps need
+        ".github/workflows/pages.yml:build": {"contents": "read", "pages": "read"},
         ".github/workflows/pages.yml:deploy": {"pages": "write", "id-token": "write"},
-        ".github/workflows/release.yml:publish": {"id-token": "write"},
+        ".github/workflows/release.yml:publish": {"id-token": "write", "attestations": "write"},
         ".github/workflows/release.yml:github-release": {"contents": "write"},
+        "templates/new/dot-github/workflows/pages.yml:build": {"contents": "read", "pages": "read"},
         "templates/new/dot-github/workflows/pages.yml:deploy": {"pages": "write", "id-token": "write"},
     }
 
