@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from builder.annotations import github_annotations
 from builder.config import SiteConfig
-from builder.scaffold import DISTRIBUTION
+from builder.running_wheel import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 if TYPE_CHECKING:
@@ -221,7 +221,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from builder.scaffold import NotEmpty, check_new_folder, write_skeleton
+    from builder.scaffold import NotEmpty, check_new_folder, default_install, write_skeleton
 
     folder = Path(args.folder)
     try:
@@ -232,7 +232,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.demo:
         cmd_demo(argparse.Namespace(output=str(folder / "data"), servers=30, tools=300, seed=0,
                                     verbosity=args.verbosity))
-    for path in write_skeleton(folder):
+    for path in write_skeleton(folder, args.install or default_install()):
         _say(args, f"wrote {path}")
     _say(args, f"a scorecards repository is ready in {folder}: add results with `scorecards add {folder / 'data'} FILE…`, "
           f"build with `scorecards build {folder / 'data'} -o {folder / 'site'}`; to publish it, follow the steps "
@@ -423,6 +423,11 @@ def parser() -> argparse.ArgumentParser:
     new = command("new", "make a repository ready to publish a scorecards site from")
     new.add_argument("folder", help="the new repository's folder (missing or empty)")
     new.add_argument("--demo", action="store_true", help="fill data/ with the generated demo corpus (default: empty)")
+    new.add_argument("--install", choices=("wheel", "index"), default=None,
+                     help="how the repository installs scorecards: 'wheel', this scorecards as a wheel in vendor/, "
+                          "pinned by its SHA-256 (for a version the package index does not have yet), or 'index', "
+                          "this version from the package index (default: 'index' when this scorecards was "
+                          "installed from an index, else 'wheel')")
     new.set_defaults(run=cmd_new)
 
     add = command("add", "file grading results into a data folder, whatever the files are called")

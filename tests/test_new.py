@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import yaml
@@ -27,19 +29,50 @@ def test_new_makes_a_repository_that_pins_the_version_that_made_it(tmp_path: Pat
     assert result.returncode == 0, result.stderr
     repo = tmp_path / "registry"
     files = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
+    wheel = f"vendor/{DISTRIBUTION.replace('-', '_')}-{VERSION}-py3-none-any.whl"
     assert files == [".github/dependabot.yml", ".github/workflows/pages.yml", ".gitignore", "README.md",
-                     "data/README.md", "requirements.txt", "scorecards.toml"]
-    # The package index's name of this distribution and this version, the one line pip reads.
+                     "data/README.md", "requirements.txt", "scorecards.toml", wheel]
+    # This checkout is not installed from an index, so the index may not have its version: the one line
+    # pip reads is the carried wheel, pinned by the SHA-256 of its bytes.
+    digest = hashlib.sha256((repo / wheel).read_bytes()).hexdigest()
     requirements = (repo / "requirements.txt").read_text().splitlines()
-    assert [line for line in requirements if line and not line.startswith("#")] == [f"{DISTRIBUTION}=={VERSION}"]
+    assert [line for line in requirements if line and not line.startswith("#")] == [f"file:./{wheel}#sha256={digest}"]
     settings = tomllib.loads((repo / "scorecards.toml").read_text())
     assert settings == {"title": "MCP Scorecards"}  # every other key documented, commented out
     for path in files:
-        assert "@SCORECARDS_" not in (repo / path).read_text(), path
+        if not path.endswith(".whl"):
+            assert "@SCORECARDS_" not in (repo / path).read_text(), path
     dependabot = yaml.safe_load((repo / ".github" / "dependabot.yml").read_text())
     assert dependabot["version"] == 2
     assert {(update["package-ecosystem"], update["directory"]) for update in dependabot["updates"]} == {
         ("pip", "/"), ("github-actions", "/")}
+
+
+def test_with_install_index_the_repository_pins_the_index_version_and_carries_no_wheel(tmp_path: Path) -> None:
+    result = scorecards("new", "registry", "--install", "index", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    repo = tmp_path / "registry"
+    requirements = (repo / "requirements.txt").read_text().splitlines()
+    assert [line for line in requirements if line and not line.startswith("#")] == [f"{DISTRIBUTION}=={VERSION}"]
+    assert not (repo / "vendor").exists()
+
+
+def test_the_carried_wheel_is_the_running_code_and_the_same_bytes_every_time(tmp_path: Path) -> None:
+    for name in ("one", "two"):
+        assert scorecards("new", name, cwd=tmp_path).returncode == 0
+    wheels = [next((tmp_path / name / "vendor").glob("*.whl")) for name in ("one", "two")]
+    assert wheels[0].read_bytes() == wheels[1].read_bytes()
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        names = set(wheel.namelist())
+        assert wheel.read("builder/cli.py") == (ROOT / "builder" / "cli.py").read_bytes()
+        assert wheel.read("builder/templates/base.html") == (ROOT / "templates" / "base.html").read_bytes()
+        assert wheel.read("scorecards_demo/__init__.py") == (ROOT / "scorecards_demo" / "__init__.py").read_bytes()
+        info = f"{DISTRIBUTION.replace('-', '_')}-{VERSION}.dist-info"
+        assert b"scorecards = builder.cli:main" in wheel.read(f"{info}/entry_points.txt")
+        record = wheel.read(f"{info}/RECORD").decode().splitlines()
+    assert not any("__pycache__" in name or name.endswith(".pyc") for name in names)
+    # RECORD lists every other file with its SHA-256 (urlsafe base64) and size, as pip checks on install.
+    assert sorted(line.split(",")[0] for line in record) == sorted(names)
 
 
 def workflow_of(repo: Path) -> dict:
@@ -55,7 +88,7 @@ def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(t
     assert workflow["permissions"] == {"contents": "read"}
     jobs = workflow["jobs"]
     assert {name: job.get("permissions") for name, job in jobs.items()} == {
-        "check": None, "build": None, "deploy": {"pages": "write", "id-token": "write"}}
+        "check": None, "build": {"contents": "read", "pages": "read"}, "deploy": {"pages": "write", "id-token": "write"}}
     assert jobs["check"]["if"] == "github.event_name == 'pull_request'"
     assert jobs["build"]["if"] == "github.event_name != 'pull_request'" and jobs["deploy"]["needs"] == "build"
     steps = [step for job in jobs.values() for step in job["steps"]]
@@ -65,13 +98,16 @@ def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(t
         # Expressions reach a script only through its environment, never spliced into its text.
         assert "${{" not in step.get("run", "")
     check = [step.get("run") for step in jobs["check"]["steps"] if "run" in step]
-    assert check == ["pip install -r requirements.txt", "scorecards check data --strict",
-                     'scorecards build data -o "$OUT/artifact.tar"']
+    assert check[:2] == ["pip install -r requirements.txt", "scorecards check data --strict"]
+    # Built with the base URL of the last published build, so that its pages are reused.
+    assert check[2].splitlines()[-1] == 'scorecards build data -o "$OUT/artifact.tar" --base-url "$base_url"'
+    assert 'base_url="$(cat "$OUT/base-url")"' in check[2]
     assert not any(step.get("uses", "").startswith(("actions/upload", "actions/deploy", "actions/cache@"))
                    for step in jobs["check"]["steps"])  # nothing published, no cache written
     build = [step.get("run") for step in jobs["build"]["steps"] if "run" in step]
     assert build == ["pip install -r requirements.txt",
-                     'scorecards build data -o "$OUT/artifact.tar" --base-url "$BASE_URL/"']
+                     'scorecards build data -o "$OUT/artifact.tar" --base-url "$BASE_URL/"\n'
+                     'printf \'%s/\\n\' "$BASE_URL" > "$OUT/base-url"\n']
     python = [step for step in steps if step.get("uses", "").startswith("actions/setup-python@")]
     assert len(python) == 2 and all(step["with"]["cache"] == "pip" for step in python)
 
