@@ -97,3 +97,41 @@ def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_buil
     assert lent(third, [c]) == []  # an output planned after preparing is not lost
     third.save(written)
     assert previous() == {b.path, c.path}
+
+
+def _build_command(data: Path, out: Path, timings: Path, shadow: Path | None = None) -> int:
+    """`scorecards build` as a process (reused outputs read from --timings); with `shadow`, a folder put first on
+    the path whose dist-info says another version of an installed distribution."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(shadow)} if shadow else dict(os.environ)
+    built = subprocess.run([sys.executable, "-m", "builder.cli", "build", str(data), "-o", str(out), "--no-search",
+                            "--timings", str(timings), "-q"], env=env, capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    return int(json.loads(timings.read_text())["reused"])
+
+
+def test_a_new_version_of_a_dependency_that_shapes_the_output_renders_everything_again(tmp_path: Path) -> None:
+    data, out, timings = tmp_path / "data", tmp_path / "site", tmp_path / "timings.json"
+    corpus(data)
+    assert _build_command(data, out, timings) == 0
+    unchanged = _build_command(data, out, timings)
+    assert unchanged == 6 * (1 + 1 + 1 + 1 + 5 + 1)  # as in the first test: every server's outputs
+    shadow = tmp_path / "shadow"
+    (shadow / "jinja2-99.0.0.dist-info").mkdir(parents=True)
+    (shadow / "jinja2-99.0.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: Jinja2\nVersion: 99.0.0\n")
+    assert _build_command(data, out, timings, shadow) == 0  # Jinja2 "upgraded": nothing is lent
+    assert _build_command(data, out, timings, shadow) == unchanged
+    assert _build_command(data, out, timings) == 0  # and back
+
+
+def test_every_runtime_dependency_is_in_the_key_or_said_not_to_shape_the_output() -> None:
+    import re
+    import tomllib
+
+    from builder.engine.incremental import SHAPING
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    named = {re.split(r"[\[<>=!~ ]", requirement, maxsplit=1)[0].lower() for requirement in project["dependencies"]}
+    assert named - set(SHAPING) == {"tqdm", "watchfiles"}  # progress bars and `serve --watch`

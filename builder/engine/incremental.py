@@ -2,7 +2,8 @@
 
 Every output that can be reused carries a `key`: a content hash of everything it is made from
 (for a TDQS server's pages, the bytes of that server's files). The build folds in the *engine*
-hash — the builder's code, templates and static files, the tdqs version, the site settings and
+hash — the builder's code, templates and static files, the versions of Python and of every dependency
+that shapes the output (tdqs, Jinja2, markdown-it-py, DuckDB, pydantic, Pagefind …), the site settings and
 the site-wide values every page shows (navigation, stand-in notice) — and compares the result
 with the ledger of the previous build. A match hard-links the previous file into the staging
 folder instead of rendering; anything else is rendered. So a rebuild gives byte for byte the
@@ -26,11 +27,12 @@ import hashlib
 import heapq
 import json
 import os
+import platform
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
@@ -72,9 +74,29 @@ def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in suffixes)
 
 
+SHAPING = ("tdqs", "jinja2", "markupsafe", "markdown-it-py", "mdurl", "duckdb", "pydantic", "pydantic-core",
+           "pagefind", "pagefind-bin")
+"""The installed distributions whose version can change what a build writes: the reference scorer and its
+rubric, the template engine and its escaping, Markdown, the store (its SQL and number formatting), the
+models that read the data, and the search indexer. (tqdm and watchfiles never reach an output.)"""
+
+
+def dependency_versions() -> list[str]:
+    """`name==version` of the Python that runs the build and of each SHAPING distribution (`absent` if
+    it is not installed)."""
+    found = [f"python=={platform.python_implementation()}-{platform.python_version()}"]
+    for name in SHAPING:
+        try:
+            found.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name}==absent")
+    return found
+
+
 def code_key() -> str:
-    """The builder's code, templates and static files, and the tdqs version."""
-    parts: list[bytes | str] = [str(MANIFEST_VERSION), version("tdqs")]
+    """The builder's code, templates and static files, and the versions of what shapes its output
+    (dependency_versions): an upgrade of any of them renders every page again."""
+    parts: list[bytes | str] = [str(MANIFEST_VERSION), *dependency_versions()]
     for path in _tree(_ROOT, (".py", ".sql")):
         parts += [path.relative_to(_ROOT).as_posix(), path.read_bytes()]
     for path in _tree(TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
