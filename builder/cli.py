@@ -153,7 +153,8 @@ def cmd_build(args: argparse.Namespace) -> int:
             print(f"{stage}: {seconds:.2f}s", file=sys.stderr)
     _say(
         args,
-        f"built {result.files_written} files into {args.output} "
+        f"built {result.files_written} files ({int(result.timings.get('reused', 0))} reused from the previous build) "
+        f"into {args.output} "
         f"({', '.join(result.systems) or 'no grading data'}); "
         f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
     )

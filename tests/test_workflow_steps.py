@@ -9,8 +9,9 @@ environment on PATH, the caches start empty (a first run), and the upload step i
 its `path:` names must be the Pages artifact tar. An action or an expression this test does not know
 fails it, so a change to the workflow is a change to this test too.
 
-Scorecards is installed the way the workflow installs it, `pip install -r requirements.txt`, from a
-wheel of this checkout and no index (`PIP_NO_INDEX`, `PIP_FIND_LINKS`). Its dependencies (DuckDB,
+Scorecards is installed the way the workflow installs it, `pip install -r requirements.txt`: the wheel
+`scorecards new` carried into the repository's vendor/ (this checkout, packed), and no index
+(`PIP_NO_INDEX`). Its dependencies (DuckDB,
 tdqs, Pagefind's binary …) cannot come from an index either, and a wheel of each cannot be made
 without one, so the virtual environment sees the ones installed here: a `.pth` file names a folder
 of links to this environment's site-packages, less this project's own files (its dist-info and
@@ -43,32 +44,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DISTRIBUTION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"]
 BASE_URL = "https://owner.github.io/repo"
 """What actions/configure-pages reports as `base_url` for the project page of owner/repo."""
-
-
-def _copy_sources(target: Path) -> None:
-    """What a wheel is built from, outside the checkout, so the build writes nothing into it."""
-    target.mkdir()
-    for name in ("pyproject.toml", "README.md", "docs", "builder", "templates", "scorecards_demo",
-                 *(path.name for path in ROOT.glob("LICENSE*")), *(path.name for path in ROOT.glob("MANIFEST.in"))):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / name)
-
-
-def _build_wheel(work: Path) -> Path:
-    sources, wheels = work / "sources", work / "wheels"
-    _copy_sources(sources)
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(sources)]
-    setuptools = importlib.util.find_spec("setuptools") and importlib.metadata.version("setuptools")
-    if setuptools and int(setuptools.split(".")[0]) >= 77:  # pyproject.toml's build-system.requires (PEP 639)
-        command.insert(4, "--no-build-isolation")  # the build backend is here: no index needed at all
-    built = subprocess.run(command, capture_output=True, text=True, check=False)
-    if built.returncode != 0:
-        last = (built.stderr.strip().splitlines() or ["no output"])[-1]
-        pytest.skip(f"pip wheel cannot build the package here (its build backend needs the index): {last}")
-    return wheels
 
 
 def _site_packages() -> list[str]:
@@ -112,7 +87,6 @@ class Runner:
 
     work: Path
     bin: Path
-    wheels: Path
 
     def environment(self, repo: Path, event: str) -> dict[str, str]:
         temp = self.work / "runner-temp"
@@ -128,8 +102,8 @@ class Runner:
             "GITHUB_SHA": "0" * 40, "RUNNER_OS": "Linux", "RUNNER_TEMP": str(temp),
             "GITHUB_OUTPUT": str(temp / "output"), "GITHUB_ENV": str(temp / "env"),
             "GITHUB_STEP_SUMMARY": str(temp / "summary"),
-            # pip as the workflow runs it, but from the local wheel and never an index.
-            "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(self.wheels), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            # pip as the workflow runs it, but never from an index: the carried wheel is a file.
+            "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": "", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
             "PIP_CACHE_DIR": str(self.work / "pip-cache"),
         }
 
@@ -137,8 +111,7 @@ class Runner:
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runner]:
     work = tmp_path_factory.mktemp("runner")
-    wheels = _build_wheel(work)
-    yield Runner(work=work, bin=_runner_python(work), wheels=wheels)
+    yield Runner(work=work, bin=_runner_python(work))
 
 
 def _expression(text: str, values: dict[str, str]) -> str:
@@ -289,3 +262,26 @@ def test_a_pull_request_is_checked_and_built_and_a_bad_file_is_an_annotation_and
     assert any(line.startswith(
         "::error file=data/servers/contributed/2026-06-01T00-00-00Z.score.json,title=tdqs%3A $::"
         "servers/contributed/2026-06-01T00-00-00Z.score.json: $: not valid JSON") for line in annotations), annotations
+
+
+def _reused(step: subprocess.CompletedProcess[str]) -> int:
+    found = re.search(r"^built \d+ files \((\d+) reused from the previous build\)", step.stdout, flags=re.MULTILINE)
+    assert found, step.stdout + step.stderr
+    return int(found.group(1))
+
+
+def test_a_pull_request_build_reuses_the_published_build_as_a_publish_rebuild_would(
+        runner: Runner, repository: Path) -> None:
+    """The check job builds with the base URL the last publish used (kept beside its output), so every output
+    the pull request does not change is lent from that build: as many as a second publish would lend."""
+    push, pull_request = workflow(repository), workflow(repository)
+    build = dict(jobs_for(push, "push"))["build"]
+    check = dict(jobs_for(pull_request, "pull_request"))["check"]
+    published = run_job(runner, repository, build, "push")
+    assert [step.returncode for step in published.steps] == [0, 0]
+    republished = run_job(runner, repository, build, "push")
+    assert [step.returncode for step in republished.steps] == [0, 0]
+    checked = run_job(runner, repository, check, "pull_request")
+    assert [step.returncode for step in checked.steps] == [0, 0, 0], [step.stderr for step in checked.steps]
+    assert _reused(checked.steps[2]) == _reused(republished.steps[1]) > 0
+    assert_pages_artifact(checked.cached[0] / "artifact.tar", BASE_URL)
