@@ -430,7 +430,7 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("files", nargs="+", metavar="FILE",
                      help="a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report or CLEO GRADES.jsonl")
     add.add_argument("--tools", default=None, metavar="TOOLS.json",
-                     help="the tools/list the ScoreReport scored (default: none; it must share a tool with the report)")
+                     help="the tools/list the ScoreReport scored (default: none; it must name every tool the report scored)")
     add.add_argument("--server", default=None, metavar="ID",
                      help="the server id (default: the report's server name)")
     add.add_argument("--category", action="append", default=None, metavar="NAME",

@@ -1,0 +1,86 @@
+"""What an operator is told when something is off (issue 44, "Smaller"), each through the real
+command on a small data folder made here: the line names the file or the flag that is wrong, says
+what is wrong with it, and says what to do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpus import capture_id, definition, report, scores, tool_score, write_capture
+from tdqs import stringify_json
+
+from builder.cli import main
+
+GENERATED = "2026-06-01T00:00:00.000Z"
+CAPTURE = capture_id(GENERATED)
+
+
+def run(*args: str | Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def scored(names: list[str]) -> dict[str, object]:
+    """A ScoreReport of server `srv` scoring the tools `names`, as `tdqs score --format json` writes it."""
+    return report("srv", [tool_score(definition(name), scores(4, 4, 4, 4, 4, 4)) for name in names],
+                  generated_at=GENERATED).model_dump(mode="json")
+
+
+def save(path: Path, document: object) -> Path:
+    path.write_text(stringify_json(document, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+REPORTED = [f"tool_{number:02}" for number in range(27)]
+"""The 27 tools the report scored."""
+
+
+def test_a_tools_list_that_lacks_most_of_the_reports_tools_is_refused_by_add_and_a_problem_for_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tools/list beside a report is the one it scored, and tdqs scores every tool of the list
+    it is given: a list that lacks a tool the report scored is not that list. Sharing one tool of
+    27 is as wrong as sharing none (which add and check already caught)."""
+    report_file = save(tmp_path / "report.json", scored(REPORTED))
+    # 27 tools, one of them (tool_00) the report's: another version of another server, say.
+    others = [definition("tool_00"), *(definition(f"other_{number:02}") for number in range(26))]
+    tools_file = save(tmp_path / "tools.json", {"tools": others})
+    data = tmp_path / "data"
+    data.mkdir()
+    code, out, err = run("add", data, report_file, "--tools", tools_file, capsys=capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"scorecards: {tools_file}: $.tools: only 1 of the 27 tools that {report_file} scored is in this tools/list "
+        "(missing: tool_01, tool_02, tool_03 and 23 more): the tools/list beside a report must be the one it "
+        "scored, which names every tool the report scored; give that one; nothing was written\n")
+    assert list(data.iterdir()) == []
+
+    # The same pair already in a data folder, filed by hand before add checked: a warning, so
+    # `check --strict` fails.
+    write_capture(data, "srv", scored(REPORTED), others)
+    assert run("index", data, capsys=capsys)[0] == 0
+    code, out, _ = run("check", data, "--strict", capsys=capsys)
+    assert code == 1
+    assert out.splitlines() == [
+        f"warning: servers/srv/{CAPTURE}.tools.json: $.tools: only 1 of the 27 tools that "
+        f"servers/srv/{CAPTURE}.score.json scored is in this tools/list (missing: tool_01, tool_02, tool_03 and "
+        "23 more): it is not the tools/list the report scored, which names every tool the report scored",
+        "3 files read, 0 errors, 1 warnings",
+    ]
+
+
+def test_a_newer_tools_list_with_more_tools_than_the_report_is_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report_file = save(tmp_path / "report.json", scored(REPORTED))
+    more = [*(definition(name) for name in REPORTED), *(definition(f"new_{number}") for number in range(5))]
+    tools_file = save(tmp_path / "tools.json", {"tools": more})
+    data = tmp_path / "data"
+    data.mkdir()
+    code, _, err = run("add", data, report_file, "--tools", tools_file, capsys=capsys)
+    assert (code, err) == (0, "")
+    code, out, _ = run("check", data, "--strict", capsys=capsys)
+    assert (code, out.splitlines()) == (0, ["3 files read, 0 errors, 0 warnings"])
