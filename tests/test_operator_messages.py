@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from corpus import capture_id, definition, report, scores, tool_score, write_capture
-from tdqs import stringify_json
+from tdqs import ToolDefinition, lint_server, stringify_json
 
 from builder.cli import main
 
@@ -84,3 +84,31 @@ def test_a_newer_tools_list_with_more_tools_than_the_report_is_accepted(
     assert (code, err) == (0, "")
     code, out, _ = run("check", data, "--strict", capsys=capsys)
     assert (code, out.splitlines()) == (0, ["3 files read, 0 errors, 0 warnings"])
+
+
+LINT_ADVICE = ("this is a `tdqs lint` report (findings, no scores), not a tdqs ScoreReport: run `tdqs score "
+               "--format json` on the same tools/list and add its output instead")
+
+
+def lint_report(path: Path) -> Path:
+    """What `tdqs lint --format json` writes (tdqs's run_cli: stringify_json of the dump, indented 2)."""
+    tools = [ToolDefinition.model_validate(definition(name)) for name in ("get_weather", "get_forecast")]
+    linted = lint_server(server_name="srv", tools=tools).model_copy(update={"generated_at": GENERATED})
+    return save(path, linted.model_dump(mode="json"))
+
+
+def test_a_tdqs_lint_report_is_named_as_one_with_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lint = lint_report(tmp_path / "lint.json")
+    data = tmp_path / "data"
+    data.mkdir()
+    code, out, err = run("add", data, lint, capsys=capsys)
+    assert (code, out, err) == (2, "", f"scorecards: {lint}: $: {LINT_ADVICE}; nothing was written\n")
+    assert list(data.iterdir()) == []
+
+    filed = data / "servers" / "srv" / f"{CAPTURE}.score.json"  # put there by hand
+    filed.parent.mkdir(parents=True)
+    filed.write_bytes(lint.read_bytes())
+    code, out, _ = run("check", data, capsys=capsys)
+    assert code == 1
+    assert f"error: servers/srv/{CAPTURE}.score.json: $: {LINT_ADVICE}" in out.splitlines()
+    assert "Field required" not in out

@@ -231,6 +231,9 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
     if not isinstance(document, dict):
         log.reject(name, SYSTEM, "$", "a capture must be a JSON object (a tdqs ScoreReport)")
         return None
+    if _is_lint_report(document):
+        log.reject(name, SYSTEM, "$", LINT_REPORT)
+        return None
     booleans = _booleans_for_numbers(document)
     if booleans:
         log.reject(name, SYSTEM, booleans[0], "a boolean where a number is expected (true is not 1): "
@@ -265,6 +268,17 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
         log.reject(name, SYSTEM, "$.tools", "the capture scores no tools")
         return None
     return report
+
+
+LINT_REPORT = ("this is a `tdqs lint` report (findings, no scores), not a tdqs ScoreReport: run `tdqs score "
+               "--format json` on the same tools/list and add its output instead")
+"""`tdqs lint --format json` writes a file that looks like a ScoreReport (specVersion, server, tools,
+generatedAt) but holds no score: told apart, it is named for what it is, not as a report missing `model`."""
+
+
+def _is_lint_report(document: dict[str, Any]) -> bool:
+    """The shape of tdqs's LintReport: the findings and shadow candidates only it has, no serverScore."""
+    return {"findings", "shadowCandidates"} <= document.keys() and "serverScore" not in document
 
 
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$")
