@@ -118,9 +118,13 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
 
 
 def _positive(text: str) -> int:
-    number = int(text)
+    """`--workers N`: a whole number from 1 (argparse names the flag before the reason)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
     if number < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of workers")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of workers")
     return number
 
 

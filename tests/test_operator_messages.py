@@ -112,3 +112,42 @@ def test_a_tdqs_lint_report_is_named_as_one_with_what_to_do(tmp_path: Path, caps
     assert code == 1
     assert f"error: servers/srv/{CAPTURE}.score.json: $: {LINT_ADVICE}" in out.splitlines()
     assert "Field required" not in out
+
+
+def test_a_bad_flag_value_is_blamed_on_the_flag_not_the_settings_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_capture(tmp_path / "data", "srv", scored(["t"]))
+    settings = tmp_path / "scorecards.toml"
+    settings.write_text('title = "Acme registry"\n')
+    site = tmp_path / "site"
+    code, out, err = run("build", tmp_path / "data", "-o", site, "--site-url", "example.org", capsys=capsys)
+    assert (code, out) == (2, "")
+    assert err == ("scorecards: --site-url: 'example.org' is not an http(s) URL with a host "
+                   "(e.g. https://owner.github.io)\n")
+    code, _, err = run("build", tmp_path / "data", "-o", site, "--base-url", "/a b/", capsys=capsys)
+    assert (code, err) == (2, "scorecards: --base-url: a path cannot hold white space or control characters\n")
+    # A flag that does not fit the file: both named.
+    settings.write_text('site_url = "https://owner.github.io/acme/"\n')
+    code, _, err = run("build", tmp_path / "data", "-o", site, "--base-url", "/other/", capsys=capsys)
+    assert (code, err) == (2, f"scorecards: {settings} with --base-url: site_url https://owner.github.io/acme/ ends "
+                              "in the path /acme/ but base_url is /other/: give site_url as the origin "
+                              "(https://owner.github.io) and the path as base_url\n")
+    # The file's own bad value is still the file's.
+    settings.write_text('site_url = "example.org"\n')
+    code, _, err = run("build", tmp_path / "data", "-o", site, capsys=capsys)
+    assert (code, err) == (2, f"scorecards: {settings}: site_url: 'example.org' is not an http(s) URL with a host "
+                              "(e.g. https://owner.github.io)\n")
+    assert not site.exists()
+
+
+@pytest.mark.parametrize("value", ["abc", "0"])
+def test_a_bad_number_of_workers_names_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["build", str(tmp_path), "-o", str(tmp_path / "site"), "--workers", value])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert err.splitlines()[-1] == (f"scorecards build: error: argument --workers: {value!r} is not a positive "
+                                    "whole number of workers")
