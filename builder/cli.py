@@ -23,6 +23,7 @@ from builder.scaffold import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 if TYPE_CHECKING:
+    from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
 
 
@@ -117,6 +118,16 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
         raise UserError(str(error)) from error
 
 
+def _problem_line(problem: Problem, data: str) -> str:
+    """A problem as `check` and `build -v` print it: the command it says to run on the data folder
+    (`scorecards index DATA`) names the folder as it was typed."""
+    from builder.tdqs.registry_index import INDEX_COMMAND, index_command
+
+    code = f" [{problem.code}]" if problem.code else ""
+    reason = problem.reason.replace(INDEX_COMMAND, index_command(data))
+    return f"{problem.severity}: {problem.file}: {problem.json_path}: {reason}{code}"
+
+
 def _positive(text: str) -> int:
     """`--workers N`: a whole number from 1 (argparse names the flag before the reason)."""
     try:
@@ -152,7 +163,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     warnings = len(log) - log.error_count
     if _verbose(args):
         for problem in log.problems:
-            print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}", file=sys.stderr)
+            print(_problem_line(problem, args.data), file=sys.stderr)
         for stage, seconds in result.timings.items():
             print(f"{stage}: {seconds:.2f}s", file=sys.stderr)
     _say(
@@ -173,8 +184,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in model.log.problems:
         if _quiet(args) and problem.severity != "error":
             continue
-        code = f" [{problem.code}]" if problem.code else ""
-        print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
+        print(_problem_line(problem, args.data))
     for line in github_annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
         print(line)
     files = model.log.files

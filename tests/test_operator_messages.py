@@ -5,6 +5,7 @@ what is wrong with it, and says what to do.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,26 @@ def test_a_bad_number_of_workers_names_the_flag(
     assert stopped.value.code == 2
     assert err.splitlines()[-1] == (f"scorecards build: error: argument --workers: {value!r} is not a positive "
                                     "whole number of workers")
+
+
+def test_a_stale_index_json_says_to_run_scorecards_index_on_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    write_capture(data, "srv", scored(["t"]))
+    assert run("index", data, capsys=capsys)[0] == 0
+    index = json.loads((data / "index.json").read_text(encoding="utf-8"))
+    index["servers"][0]["scores"]["meanTdqs"] = 1.0
+    (data / "index.json").write_text(json.dumps(index), encoding="utf-8")
+    write_capture(data, "newcomer", report("newcomer", [tool_score(definition("n"), scores(3, 3, 3, 3, 3, 3))]))
+    code, out, _ = run("check", data, capsys=capsys)
+    mean = json.loads(Path(data / "index.json").read_text())["servers"][0]["scores"]["meanTdqs"]
+    rebuild = f"run `scorecards index {data}` to rebuild it from the captures"
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        f"warning: index.json: $.servers: server 'newcomer' has captures but is not in index.json; {rebuild}",
+        f"warning: index.json: $.servers[0].scores.meanTdqs: index.json says {mean} but the captures say 4.0; "
+        f"{rebuild}",
+    ]
+    assert run("index", data, capsys=capsys)[0] == 0
+    assert run("check", data, "--strict", capsys=capsys)[:2] == (0, "3 files read, 0 errors, 0 warnings\n")
