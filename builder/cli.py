@@ -140,7 +140,7 @@ def _positive(text: str) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from builder.build import build
+    from builder.build import COUNTS, build
     from builder.engine.links import BrokenLinks
     from builder.engine.output import UnsafeOutput
 
@@ -164,8 +164,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     if _verbose(args):
         for problem in log.problems:
             print(_problem_line(problem, args.data), file=sys.stderr)
-        for stage, seconds in result.timings.items():
-            print(f"{stage}: {seconds:.2f}s", file=sys.stderr)
+        for stage, value in result.timings.items():
+            shown = f"{int(value)} outputs from the previous build" if stage in COUNTS else f"{value:.2f}s"
+            print(f"{stage}: {shown}", file=sys.stderr)
     _say(
         args,
         f"built {result.files_written} files into {args.output} "

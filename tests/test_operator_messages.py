@@ -6,6 +6,7 @@ what is wrong with it, and says what to do.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,18 @@ def test_a_stale_index_json_says_to_run_scorecards_index_on_the_folder(
     ]
     assert run("index", data, capsys=capsys)[0] == 0
     assert run("check", data, "--strict", capsys=capsys)[:2] == (0, "3 files read, 0 errors, 0 warnings\n")
+
+
+def test_verbose_prints_the_reused_outputs_as_a_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    write_capture(data, "srv", scored(["t"]))
+    assert run("index", data, capsys=capsys)[0] == 0
+    site, timings = tmp_path / "site", tmp_path / "timings.json"
+    flags = ["--no-search", "--workers", "1", "-v", "--timings", timings]
+    assert run("build", data, "-o", site, *flags, capsys=capsys)[0] == 0
+    code, _, err = run("build", data, "-o", site, *flags, capsys=capsys)
+    reused = json.loads(timings.read_text(encoding="utf-8"))["reused"]
+    assert code == 0 and reused > 0
+    said = [line for line in err.splitlines() if line.startswith("reused: ")]
+    assert said == [f"reused: {int(reused)} outputs from the previous build"]
+    assert any(re.fullmatch(r"render: \d+\.\d\ds", line) for line in err.splitlines())  # seconds stay seconds
