@@ -455,6 +455,10 @@ def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     return wrote / owners.count
 
 
+COUNTS = frozenset({"reused"})
+"""The entries of `BuildResult.timings` that are numbers of outputs, not seconds."""
+
+
 @dataclass(frozen=True)
 class BuildResult:
     log: ProblemLog
@@ -462,7 +466,7 @@ class BuildResult:
     systems: list[str]
     timings: dict[str, float]
     """Seconds per stage: load, statistics, link (reusing unchanged outputs), render, write, search,
-    swap; and `reused`, the number of outputs taken from the previous build."""
+    swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
 
 
 def build(

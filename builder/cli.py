@@ -23,6 +23,7 @@ from builder.running_wheel import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 if TYPE_CHECKING:
+    from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
 
 
@@ -117,15 +118,29 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
         raise UserError(str(error)) from error
 
 
+def _problem_line(problem: Problem, data: str) -> str:
+    """A problem as `check` and `build -v` print it: the command it says to run on the data folder
+    (`scorecards index DATA`) names the folder as it was typed."""
+    from builder.tdqs.registry_index import INDEX_COMMAND, index_command
+
+    code = f" [{problem.code}]" if problem.code else ""
+    reason = problem.reason.replace(INDEX_COMMAND, index_command(data))
+    return f"{problem.severity}: {problem.file}: {problem.json_path}: {reason}{code}"
+
+
 def _positive(text: str) -> int:
-    number = int(text)
+    """`--workers N`: a whole number from 1 (argparse names the flag before the reason)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
     if number < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number of workers")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of workers")
     return number
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from builder.build import build
+    from builder.build import COUNTS, build
     from builder.engine.links import BrokenLinks
     from builder.engine.output import UnsafeOutput
 
@@ -148,9 +163,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     warnings = len(log) - log.error_count
     if _verbose(args):
         for problem in log.problems:
-            print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}", file=sys.stderr)
-        for stage, seconds in result.timings.items():
-            print(f"{stage}: {seconds:.2f}s", file=sys.stderr)
+            print(_problem_line(problem, args.data), file=sys.stderr)
+        for stage, value in result.timings.items():
+            shown = f"{int(value)} outputs from the previous build" if stage in COUNTS else f"{value:.2f}s"
+            print(f"{stage}: {shown}", file=sys.stderr)
     _say(
         args,
         f"built {result.files_written} files ({int(result.timings.get('reused', 0))} reused from the previous build) "
@@ -170,8 +186,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in model.log.problems:
         if _quiet(args) and problem.severity != "error":
             continue
-        code = f" [{problem.code}]" if problem.code else ""
-        print(f"{problem.severity}: {problem.file}: {problem.json_path}: {problem.reason}{code}")
+        print(_problem_line(problem, args.data))
     for line in github_annotations(model.log.problems, data):  # on GitHub Actions: on the files in a pull request
         print(line)
     files = model.log.files
@@ -436,7 +451,7 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("files", nargs="+", metavar="FILE",
                      help="a tdqs ScoreReport, a FlowMCP grading entry, a Scoring Protocol v1 report or CLEO GRADES.jsonl")
     add.add_argument("--tools", default=None, metavar="TOOLS.json",
-                     help="the tools/list the ScoreReport scored (default: none; it must share a tool with the report)")
+                     help="the tools/list the ScoreReport scored (default: none; it must name every tool the report scored)")
     add.add_argument("--server", default=None, metavar="ID",
                      help="the server id (default: the report's server name)")
     add.add_argument("--category", action="append", default=None, metavar="NAME",

@@ -3,7 +3,8 @@
 One pydantic model validates both: the file's keys are the flags' names with underscores
 (`base-url` → `base_url`), a flag given on the command line overrides the file's value, and an
 unknown key or a value of the wrong type is a one-line error naming the key (a mistyped key with the
-one it is close to: `titel` → "did you mean title?"). `scorecards build`
+one it is close to: `titel` → "did you mean title?"), or the flag when the value came from one
+(`--site-url: …`: the file is not to blame for what was typed on the command line). `scorecards build`
 looks for the file beside the data folder (in its parent) and then in the current folder.
 """
 
@@ -76,21 +77,32 @@ def load_settings(path: Path | None, overrides: dict[str, Any]) -> Settings:
         except RecursionError as error:
             raise SettingsError(f"{path}: not usable TOML: nested too deeply") from error
         name = str(path)
-    for key, value in overrides.items():
-        if value is not None:
-            values[key] = value
+    flags = [key for key, value in overrides.items() if value is not None]
+    values.update((key, overrides[key]) for key in flags)
     try:
         return Settings.model_validate(values)
     except ValidationError as error:
         first = error.errors()[0]
         key = _key(first["loc"])
+        reason = _one_line(first["msg"].removeprefix("Value error, "))
+        if first["loc"] and first["loc"][0] in flags:  # the flag's value, whatever the file says
+            raise SettingsError(f"{_flag(str(first['loc'][0]))}: {reason}") from error
+        if not first["loc"] and flags:  # the settings together (site_url with base_url), some from flags
+            given = ", ".join(_flag(flag) for flag in flags)
+            raise SettingsError(f"{name} with {given}: {reason}" if path is not None else f"{given}: {reason}") \
+                from error
         if first["type"] == "extra_forbidden":
             model: Any = Settings
             for part in first["loc"][:-1]:
                 model = model.model_fields[str(part)].annotation
             hint = _did_you_mean(str(first["loc"][-1]), list(model.model_fields))
             raise SettingsError(f"{name}: {key}: unknown key{hint}") from error
-        raise SettingsError(f"{name}: {key}: {_one_line(first['msg'].removeprefix('Value error, '))}") from error
+        raise SettingsError(f"{name}: {key}: {reason}") from error
+
+
+def _flag(key: str) -> str:
+    """The command-line flag of a setting: `base_url` → `--base-url`."""
+    return "--" + key.replace("_", "-")
 
 
 def _one_line(text: str) -> str:

@@ -72,7 +72,7 @@ def test_the_number_of_workers_is_the_only_knob_and_changes_no_byte(tmp_path: Pa
         sites[workers] = out.read_bytes()
     assert sites["1"] == sites["2"] == sites["3"]
     refused = run("build", str(tmp_path / "data"), "-o", str(tmp_path / "site-0"), "--workers", "0")
-    assert refused.returncode == 2 and "0 is not a positive number of workers" in refused.stderr
+    assert refused.returncode == 2 and "'0' is not a positive whole number of workers" in refused.stderr
     assert not (tmp_path / "site-0").exists()
 
 

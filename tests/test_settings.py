@@ -105,11 +105,11 @@ NESTED = "x = " + "[" * 5000 + "]" * 5000 + "\n"
         ('site_url = "javascript:alert(1)"\n', [],
          "site_url: 'javascript:alert(1)' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
         ("", ["--site-url", "javascript:alert(1)//x"],
-         "site_url: 'javascript:alert(1)//x' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
+         "--site-url: 'javascript:alert(1)//x' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
         ('base_url = "javascript://x/"\n', [],
          "base_url: 'javascript://x/' is not an http(s) URL with a host (e.g. https://owner.github.io)"),
         ('base_url = "//evil.example/"\n', [], "base_url: '//evil.example/' is neither a path (/<repo>/) nor an http(s) URL"),
-        ("", ["--base-url", "/repo/\nDisallow: /"], "base_url: a path cannot hold white space or control characters"),
+        ("", ["--base-url", "/repo/\nDisallow: /"], "--base-url: a path cannot hold white space or control characters"),
         ('site_url = "https://example.org\\nSitemap: https://evil.example/x.xml"\n', [],
          "site_url: a URL cannot hold white space or control characters"),
         ('dispute_url = "mailto:owner@example.org"\n', [],
@@ -126,7 +126,7 @@ NESTED = "x = " + "[" * 5000 + "]" * 5000 + "\n"
          "mailto-dispute", "nan", "above-1", "below-0", "out-of-order", "nan-table", "nested"],
 )
 def test_a_bad_value_is_one_line_naming_it(project: Path, text: str, flags: list[str], line: str, capsys) -> None:
-    """Through the real command, in this process: exit 2, one line, no site."""
+    """Through the real command, in this process: exit 2, one line naming the file or the flag, no site."""
     from builder.cli import main
 
     settings = project / "scorecards.toml"
@@ -134,6 +134,5 @@ def test_a_bad_value_is_one_line_naming_it(project: Path, text: str, flags: list
         settings.write_text(text)
     code = main(["build", str(project / "data"), "-o", str(project / "site"), *flags])
     err = capsys.readouterr().err
-    where = settings if text else "settings"
-    assert (code, err) == (2, f"scorecards: {where}: {line}\n")
+    assert (code, err) == (2, f"scorecards: {settings}: {line}\n" if text else f"scorecards: {line}\n")
     assert not (project / "site").exists()

@@ -152,11 +152,13 @@ def test_index_comparison_reads_the_expected_entries_once(tmp_path: Path) -> Non
     compare_index(stored, once(), log)
     assert sorted(read) == sorted(s.server_id for s in corpus.servers)  # each entry read once
     found = [(p.json_path, p.reason) for p in log.problems]
+    rebuild = "; run `scorecards index DATA` to rebuild it from the captures"
     assert found == [  # the log sorts by file, then JSON path
-        ("$.servers", "server 'newcomer' has captures but is not in index.json"),
-        ("$.servers[1].scores.meanTdqs", f"index.json says 1.0 but the captures say {by_id['second']['scores']['meanTdqs']}"),
-        ("$.servers[2]", f"server {first!r} is in index.json but has no usable capture"),
-        ("$.servers[3]", "server 'ghost' is in index.json but has no usable capture"),
+        ("$.servers", "server 'newcomer' has captures but is not in index.json" + rebuild),
+        ("$.servers[1].scores.meanTdqs",
+         f"index.json says 1.0 but the captures say {by_id['second']['scores']['meanTdqs']}" + rebuild),
+        ("$.servers[2]", f"server {first!r} is in index.json but has no usable capture" + rebuild),
+        ("$.servers[3]", "server 'ghost' is in index.json but has no usable capture" + rebuild),
     ]
 
 

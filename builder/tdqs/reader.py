@@ -101,6 +101,8 @@ class Capture:
     grading_system: str
     unscored: tuple[str, ...] = ()
     """Tools in this capture's tools/list that its score report has no score for, by name."""
+    not_in_tools_list: tuple[str, ...] = ()
+    """Tools the report scored that its own tools/list (read, beside it) does not name, in report order."""
     coverage: Coverage | None = None
     """For the current capture: how much of the server it covers, against the newest tools/list
     (`builder.tdqs.coverage`); `server.coverage_ok` is this coverage's verdict."""
@@ -111,9 +113,18 @@ class Capture:
 
     @property
     def foreign_tools_list(self) -> bool:
-        """The tools/list beside the report shares no tool with it: most likely another server's,
-        filed by mistake, whose tools would otherwise be published as "not scored yet"."""
-        return bool(self.unscored) and not any(record.definition is not None for record in self.tools)
+        """The tools/list beside the report is not the one it scored. tdqs scores every tool of the
+        list it is given, so the list a report was scored from names every tool the report scored
+        (it may name more: a list captured later with new tools is still that server's). One that
+        lacks a tool of the report is most likely another server's, or another time's, filed by
+        mistake: sharing no tool, or 1 of 27, its tools would otherwise be published as "not
+        scored yet" and the server's coverage counted against it."""
+        return bool(self.not_in_tools_list)
+
+    @property
+    def shares_no_tool(self) -> bool:
+        """The tools/list beside the report names none of the tools it scored."""
+        return bool(self.tools) and len(self.not_in_tools_list) == len(self.tools)
 
 
 @dataclass(frozen=True)
@@ -220,6 +231,9 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
     if not isinstance(document, dict):
         log.reject(name, SYSTEM, "$", "a capture must be a JSON object (a tdqs ScoreReport)")
         return None
+    if _is_lint_report(document):
+        log.reject(name, SYSTEM, "$", LINT_REPORT)
+        return None
     booleans = _booleans_for_numbers(document)
     if booleans:
         log.reject(name, SYSTEM, booleans[0], "a boolean where a number is expected (true is not 1): "
@@ -254,6 +268,17 @@ def _read_report(path: Path, data_dir: Path, log: ProblemLog) -> ScoreReport | N
         log.reject(name, SYSTEM, "$.tools", "the capture scores no tools")
         return None
     return report
+
+
+LINT_REPORT = ("this is a `tdqs lint` report (findings, no scores), not a tdqs ScoreReport: run `tdqs score "
+               "--format json` on the same tools/list and add its output instead")
+"""`tdqs lint --format json` writes a file that looks like a ScoreReport (specVersion, server, tools,
+generatedAt) but holds no score: told apart, it is named for what it is, not as a report missing `model`."""
+
+
+def _is_lint_report(document: dict[str, Any]) -> bool:
+    """The shape of tdqs's LintReport: the findings and shadow candidates only it has, no serverScore."""
+    return {"findings", "shadowCandidates"} <= document.keys() and "serverScore" not in document
 
 
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$")
@@ -417,19 +442,28 @@ def _capture(
         scoring_system=meta.scoring_system or scoring_system,
         grading_system=meta.grading_system or grading_system,
         unscored=tuple(sorted(set(loaded.definitions or {}) - {record.name for record in records})),
+        not_in_tools_list=() if loaded.definitions is None else tuple(
+            record.name for record in records if record.name not in loaded.definitions),
     )
     if capture.foreign_tools_list and capture.tools_file is not None:
-        log.add(capture.tools_file, SYSTEM, "$.tools", f"{foreign_tools_reason(capture, name)}: it looks like "
-                "another server's tools/list, and its tools are listed as not scored yet", severity="warning")
+        log.add(capture.tools_file, SYSTEM, "$.tools", foreign_tools_reason(capture, name) + (
+            ": it looks like another server's tools/list, and its tools are listed as not scored yet"
+            if capture.shares_no_tool else
+            ": it is not the tools/list the report scored, which names every tool the report scored"),
+            severity="warning")
     return capture
 
 
 def foreign_tools_reason(capture: Capture, report_name: str) -> str:
     """What a tools/list that does not belong beside its report lacks, in one line."""
-    count = len(capture.unscored)
     names = [record.name for record in capture.tools]
-    return (f"none of its {count} tool{'' if count == 1 else 's'} is among the {len(names)} that "
-            f"{report_name} scored ({_first_names(names)})")
+    if capture.shares_no_tool:
+        count = len(capture.unscored)
+        return (f"none of its {count} tool{'' if count == 1 else 's'} is among the {len(names)} that "
+                f"{report_name} scored ({_first_names(names)})")
+    listed = len(names) - len(capture.not_in_tools_list)
+    return (f"only {listed} of the {len(names)} tools that {report_name} scored {'is' if listed == 1 else 'are'} "
+            f"in this tools/list (missing: {_first_names(list(capture.not_in_tools_list))})")
 
 
 def _first_names(names: list[str], shown: int = 3) -> str:

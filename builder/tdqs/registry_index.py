@@ -9,6 +9,7 @@ index that lags its captures is exactly what a registry's API consumers would be
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,6 +26,17 @@ from builder.tdqs.models import (
     Versions,
 )
 from builder.tdqs.reader import SYSTEM, Capture, Server
+
+INDEX_COMMAND = "`scorecards index DATA`"
+"""The command that rebuilds index.json, as a problem says it: the build report is published with
+the site, so it names no folder of the machine that built it; `scorecards check` and `build -v`
+print it with the data folder as it was typed (`index_command`)."""
+REBUILD = f"run {INDEX_COMMAND} to rebuild it from the captures"
+
+
+def index_command(data: str) -> str:
+    """INDEX_COMMAND for the data folder `data`, quoted for a shell where it needs to be."""
+    return f"`scorecards index {shlex.quote(data)}`"
 
 
 def _versions(capture: Capture) -> Versions:
@@ -134,7 +146,7 @@ def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, s
     if stored is None:
         if any(True for _ in expected_entries):
             log.add(layout.INDEX_FILE, SYSTEM, "$",
-                    "index.json is missing; run `scorecards index DATA` to build it from the captures",
+                    f"index.json is missing; run {INDEX_COMMAND} to build it from the captures",
                     severity="warning")
         return
     try:
@@ -164,7 +176,7 @@ def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, s
         here = json_path(["servers", position])
         if position not in matched or first[entry.id] != position:
             log.add(layout.INDEX_FILE, SYSTEM, here,
-                    f"server {entry.id!r} is in index.json but has no usable capture", severity="warning")
+                    f"server {entry.id!r} is in index.json but has no usable capture; {REBUILD}", severity="warning")
             continue
         if position not in differing:
             continue
@@ -175,12 +187,12 @@ def compare_index(stored: object | None, expected_entries: Iterable[tuple[str, s
                 for sub, before, after in _differences(have_doc.get(key), want_doc[key], [key]):
                     log.add(
                         layout.INDEX_FILE, SYSTEM, json_path(["servers", position, *sub]),
-                        f"index.json says {_short(before)} but the captures say {_short(after)}",
+                        f"index.json says {_short(before)} but the captures say {_short(after)}; {REBUILD}",
                         severity="warning",
                     )
     for server_id in sorted(unlisted):
         log.add(layout.INDEX_FILE, SYSTEM, "$.servers",
-                f"server {server_id!r} has captures but is not in index.json", severity="warning")
+                f"server {server_id!r} has captures but is not in index.json; {REBUILD}", severity="warning")
 
 
 def _differences(have: object, want: object, path: list[str | int]) -> list[tuple[list[str | int], object, object]]:
