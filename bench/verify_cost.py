@@ -1,4 +1,4 @@
-"""What checking a rebuild's reused outputs costs, alone (docs/performance.md, issue 34).
+"""What checking a rebuild's reused outputs costs, alone (`git show ff15eda:docs/performance.md`, issue 34).
 
     python bench/verify_cost.py SITE        # a folder or a .tar a build wrote, with its cache beside it
 

@@ -13,7 +13,7 @@ A file is lent only if it is still what was written: the ledger records each out
 (builder.engine.write.output_check, a hash of its bytes, or of its record in a tar) when it is
 written, and the writer hashes the previous file again before lending it (`reuse`). A page edited
 or cut short on disk, or a byte flipped in the previous tar, is rendered again, not published
-again (docs/performance.md measures what the hashing costs).
+again (`git show ff15eda:docs/performance.md`, issue 34, measures what the hashing costs).
 
 What the previous build wrote is read from its ledger (builder.engine.ledger), which lives beside
 the output (`.<out>.cache/ledger.jsonl`), like the staging folder: it is build state, not part of

@@ -51,8 +51,9 @@ from builder.urls import check_output_path
 
 SHARD_DOCS = 1000
 """The most documents one Pagefind run indexes (see the module's docstring): about 230 MiB of
-Pagefind's memory at the registry's documents, measured in docs/performance.md ("Pagefind in
-shards", and "Issue 32 at the fourth stop", where 2,000 took the full registry's build past 1 GB)."""
+Pagefind's memory at the registry's documents, measured in `git show ff15eda:docs/performance.md`
+("Pagefind in shards", and "Issue 32 at the fourth stop", where 2,000 took the full registry's build
+past 1 GB)."""
 
 EMPTY_INDEX = b"""// This build had nothing to search (no grading results were read), and Pagefind refuses to
 // make an index of nothing: the search page gets this module, which finds nothing, instead.

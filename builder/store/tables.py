@@ -23,7 +23,7 @@ MEMORY_LIMIT = "128MB"
 """What DuckDB may hold in memory when the store is a file; past it, it spills to disk. The tables of
 the whole registry would take about 0.7 GB in memory; read from the file, the statistics need far
 less whatever the corpus size. At 256MB DuckDB was what grew the build's process most from a tenth of
-the registry to all of it, during the load and planning (docs/performance.md, issue 32's fifth stop);
+the registry to all of it, during the load and planning (`git show ff15eda:docs/performance.md`, issue 32's fifth stop);
 the downloads are copied streamed (builder.tdqs.bulk), so no step needs more than this."""
 
 
