@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-
 REACH = ("PIP_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "HTTPS_PROXY", "https_proxy",
          "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy")
 """How this machine reaches the index (its certificate authorities and proxy), kept; not where packages come from."""
