@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import shutil
@@ -33,8 +34,8 @@ BASE_URL = "https://owner.github.io/registry/"
 BUILT = re.compile(r"^built (\d+) files \((\d+) reused from the previous build\)", re.MULTILINE)
 
 
-def _build(data: Path, out: Path, log: Path, *extra: str) -> dict[str, Any]:
-    run = measure(scorecards_command("build", str(data), "-o", str(out / "artifact.tar"), *extra), log)
+def _build(data: Path, out: Path, log: Path, env: dict[str, str], *extra: str) -> dict[str, Any]:
+    run = measure(scorecards_command("build", str(data), "-o", str(out / "artifact.tar"), *extra), log, env=env)
     if run.returncode != 0:
         raise RuntimeError(f"the build failed (exit {run.returncode}); see {log}")
     found = BUILT.search(log.read_text(encoding="utf-8", errors="replace"))
@@ -55,9 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from bench.change import apply_change
+    from bench.registry import snapshot_code
 
     work = args.workdir.resolve()
     logs = work / "logs"
+    # Every build runs the code as it is now, even if the checkout changes meanwhile (its code is in every key).
+    code, digest = snapshot_code(work)
+    env = {**os.environ, "PYTHONPATH": str(code)}
     corpus = ensure_corpus(work, args.servers, args.tools, args.seed, logs)
     data = working_copy(corpus.folder, work / "pr-data")
     published, before = work / "pr-published", work / "pr-before"
@@ -67,16 +72,17 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir()
     load = load_average()
     results: dict[str, Any] = {"machine": {"cpus": platform.machine(), "python": platform.python_version()},
+                               "code": digest,
                                "servers": args.servers, "tools": args.tools, "loadAverageBefore": load}
     print(f"publish: {args.servers:,} servers into the Pages artifact tar (load average {load})", flush=True)
-    results["publish"] = _build(data, published, logs / "pr-publish.log", "--base-url", BASE_URL)
+    results["publish"] = _build(data, published, logs / "pr-publish.log", env, "--base-url", BASE_URL)
     (published / "base-url").write_text(BASE_URL + "\n", encoding="utf-8")  # as the publish job keeps it
     shutil.copytree(published, before, symlinks=True, dirs_exist_ok=True)
     change = apply_change(data, share=args.change_share, seed=args.seed)
     print(f"pull request: {len(change.servers)} servers changed", flush=True)
     kept = (published / "base-url").read_text(encoding="utf-8").strip()
-    results["check"] = _build(data, published, logs / "pr-check.log", "--base-url", kept)
-    results["checkWithoutTheBaseUrl"] = _build(data, before, logs / "pr-check-before.log")
+    results["check"] = _build(data, published, logs / "pr-check.log", env, "--base-url", kept)
+    results["checkWithoutTheBaseUrl"] = _build(data, before, logs / "pr-check-before.log", env)
     for name in ("publish", "check", "checkWithoutTheBaseUrl"):
         row = results[name]
         print(f"{name:>24}: {row['wall']:7.1f} s wall, {row['cpu']:7.1f} s CPU, "
