@@ -39,11 +39,22 @@ def _links(count: int) -> list[SiblingTool]:
 
 
 def _expected(links: list[SiblingTool], name: str) -> tuple[list[SiblingTool], int]:
-    others = sorted((link for link in links if link.name != name), key=lambda link: (link.name.lower(), link.name))
-    return others[:OTHER_TOOLS], max(0, len(others) - OTHER_TOOLS)
+    """The three other tools before `name` by name and the three after, or six from the end it is near."""
+    def key(link: SiblingTool) -> tuple[str, str]:
+        return link.name.lower(), link.name
+    others = sorted((link for link in links if link.name != name), key=key)
+    earlier = [link for link in others if key(link) < (name.lower(), name)]
+    later = others[len(earlier):]
+    take_before = min(len(earlier), max(3, 6 - len(later)))
+    shown = earlier[len(earlier) - take_before:] + later[:6 - take_before]
+    return shown, len(others) - len(shown)
 
 
-@pytest.mark.parametrize("count", [1, 2, 9, OTHER_TOOLS, OTHER_TOOLS + 1, OTHER_TOOLS + 2, 120])
+def test_a_page_shows_six_neighbours_whatever_its_servers_size() -> None:
+    assert OTHER_TOOLS == 6
+
+
+@pytest.mark.parametrize("count", [1, 2, 6, 7, 8, 9, 50, 120])
 def test_each_page_shows_what_drawing_its_own_list_showed(count: int) -> None:
     links = _links(max(count, 8))[:count]
     siblings = OtherTools(SERVER, list(reversed(links)))
@@ -58,6 +69,7 @@ def test_each_page_shows_what_drawing_its_own_list_showed(count: int) -> None:
 
 def test_names_are_escaped() -> None:
     links = _links(8)
-    items = OtherTools(SERVER, links).items("Zeta", urls.tool_page(SERVER, "zeta-x"))
+    siblings = OtherTools(SERVER, links)
+    items = "".join(siblings.items(link.name, urls.tool_page(SERVER, link.slug)) for link in links)
     assert "a&lt;b&gt;" in items and "x&amp;y" in items and "&#34;quoted&#34;" in items and "it&#39;s" in items
     assert "<b>" not in items

@@ -1,6 +1,7 @@
-"""The list of a server's other tools on each of its tool pages (`tdqs/_other_tools.html`).
+"""The list of a server's other tools on each of its tool pages (`tdqs/_other_tools.html`): its neighbours
+by name, a bounded number of them, and a link to the server's page for the rest.
 
-Every tool page of a server shows the same list but for the tool itself, so the links are sorted
+Every tool page of a server shows links from the same sorted list, so the links are sorted
 and their `<li>` items drawn once per server, not once per page: a server with N tools would
 otherwise draw N lists of up to OTHER_TOOLS items, and at registry scale that was a fifth of the
 cost of a tool page. A page then joins the items it shows.
@@ -8,7 +9,7 @@ cost of a tool page. A page then joins the items it shows.
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_left
 
 from markupsafe import Markup, escape
 
@@ -16,8 +17,11 @@ from builder import numbers, urls
 from builder.tdqs.pages.views import SiblingTool
 from builder.tdqs.reader import Server
 
-OTHER_TOOLS = 50
-"""Links to other tools on a tool's page: enough to move around a server, bounded at registry scale."""
+NEIGHBOURS = 3
+"""Links to other tools on a tool's page: the NEIGHBOURS tools before it and after it by name (more on one
+side at an end of the list), so a page's weight does not grow with its server's size; the server's page
+lists them all."""
+OTHER_TOOLS = 2 * NEIGHBOURS
 
 
 class OtherTools:
@@ -26,10 +30,9 @@ class OtherTools:
     def __init__(self, server_slug: str, links: list[SiblingTool]) -> None:
         self.server_slug = server_slug
         self.links = sorted(links, key=lambda link: (link.name.lower(), link.name))
+        self._keys = [(link.name.lower(), link.name) for link in self.links]
         self._items: dict[str, dict[int, Markup]] = {}
         """By parent folder of the pages: each link's item, by its position in `links`."""
-        self._named = Counter(link.name for link in self.links)
-        """How many links have each name: a page leaves out every link with its tool's name."""
 
     @classmethod
     def of_server(cls, server: Server) -> OtherTools:
@@ -42,16 +45,18 @@ class OtherTools:
         ])
 
     def _shown(self, name: str) -> tuple[list[int], int]:
-        """The positions of the links the page of `name` shows, and how many more there are. The
-        links are sorted, so those shown are among the first OTHER_TOOLS plus the page's own."""
-        own = self._named[name]
-        head = range(min(len(self.links), OTHER_TOOLS + own))
-        shown = [i for i in head if self.links[i].name != name][:OTHER_TOOLS]
-        return shown, max(0, len(self.links) - own - OTHER_TOOLS)
+        """The positions of the links the page of `name` shows (its neighbours by name, up to OTHER_TOOLS,
+        never a link of its own name), and how many more there are."""
+        others = [i for i, link in enumerate(self.links) if link.name != name]
+        before = bisect_left(self._keys, (name.lower(), name))
+        at = sum(1 for i in others if i < before)  # where `name` sits among the others
+        start = max(0, min(at - NEIGHBOURS, len(others) - OTHER_TOOLS))
+        shown = others[start:start + OTHER_TOOLS]
+        return shown, len(others) - len(shown)
 
     def of(self, name: str) -> tuple[list[SiblingTool], int]:
-        """The tools the page of `name` links to (every other tool, by name, at most OTHER_TOOLS)
-        and how many more the server has."""
+        """The tools the page of `name` links to (its neighbours by name, at most OTHER_TOOLS) and how
+        many more the server has."""
         shown, more = self._shown(name)
         return [self.links[i] for i in shown], more
 
