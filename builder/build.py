@@ -44,7 +44,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from builder import urls
+from builder import tier_colours, urls
 from builder.config import SiteConfig
 from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer, worker_scratch
 from builder.engine.grading_system import GradingSystem, ReadContext
@@ -310,7 +310,10 @@ def write_static(writer: Writer) -> float:
     returns the seconds spent writing."""
     started = time.perf_counter()
     for path, source in static_files():
-        writer.copy(path, source)
+        if path == "static/site.css":  # with the tier colours' custom properties, from their one map
+            writer.write(path, source.read_bytes() + f"\n{tier_colours.css()}\n".encode())
+        else:
+            writer.copy(path, source)
     writer.write(".nojekyll", b"")
     writer.write(MARKER, MARKER_TEXT)
     return time.perf_counter() - started

@@ -1,9 +1,9 @@
 """One colour per tier, everywhere: the page's tier badges (CSS), the charts and the SVG badges.
 
 Each colour carries white text at WCAG AA contrast (4.5:1 or more), so a badge is the same filled
-chip in light and dark mode and in a README. The stylesheet does not repeat the values: base.html
-sets them as CSS custom properties (`--tiercolour-a` …) from `css()` and site.css reads those
-properties; the charts (builder.charts, drawn as SVG by builder.chart_svg) and the badges read this map.
+chip in light and dark mode and in a README. The stylesheet does not repeat the values: the build
+appends `css()`, the CSS custom properties (`--tiercolour-a` …), to the site.css it writes, whose rules
+read those properties; the charts (builder.charts, drawn as SVG by builder.chart_svg) and the badges read this map.
 """
 
 from __future__ import annotations
@@ -24,6 +24,6 @@ def colour(tier: str | None) -> str:
 
 
 def css() -> str:
-    """The custom properties for `<style>` in every page's head (a few dozen bytes, no request)."""
+    """The custom properties the build appends to site.css (builder.build.write_static)."""
     values = "".join(f"--tiercolour-{tier.lower()}:{value};" for tier, value in TIER_COLOURS.items())
     return ":root{" + values + f"--tiercolour-none:{NO_TIER}}}"

@@ -43,15 +43,16 @@ def test_page_chips_and_badges_use_the_one_map() -> None:
 
 def test_the_charts_drawn_at_build_time_paint_each_tier_as_the_page_chips_do(tmp_path: Path) -> None:
     # Charts are SVG drawn at build time (builder.chart_svg), so a tier's colour is in the page:
-    # every tier bar of the home page's chart must be filled with the colour the page's own
-    # `--tiercolour-*` property gives that tier's chips.
+    # every tier bar of the home page's chart must be filled with the colour the site's stylesheet's
+    # `--tiercolour-*` property gives that tier's chips (the page itself carries none).
     definitions = [definition(f"tool_{n}") for n in range(3)]
     tools = [tool_score(d, scores(*dims)) for d, dims in
              zip(definitions, [(5, 5, 5, 5, 5, 5), (3, 3, 3, 3, 3, 3), (1, 1, 1, 1, 1, 1)], strict=True)]
     write_capture(tmp_path, "srv", report("srv", tools), definitions)
     writer, _ = build_in_memory(tmp_path)
     html = writer.text("index.html")
-    [style] = re.findall(r"<style>:root\{([^}]*)\}</style>", html)
+    assert "<style>" not in html and 'href="static/site.css"' in html
+    [style] = re.findall(r"\n:root\{([^}]*)\}\n$", writer.text("static/site.css"))
     properties = dict(item.split(":", 1) for item in style.split(";"))
     chart = html.split('<figure class="chart" id="chart-tiers">', 1)[1].split("</figure>", 1)[0]
     bars = re.findall(r'<rect [^>]*fill="([^"]+)"><title>([A-Z]): ', chart)

@@ -17,12 +17,12 @@ from jinja2 import (
 )
 from markupsafe import Markup
 
-from builder import numbers, tier_colours, urls
+from builder import numbers, urls
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.engine.assets import TEMPLATES
-from builder.engine.escaping import EscapingCodeGenerator
+from builder.engine.escaping import EscapingCodeGenerator, text_content
 from builder.engine.inlining import inline_includes
 from builder.markdown import is_safe_url, is_web_url, render_trusted, render_untrusted
 from builder.pages.page import Page
@@ -75,12 +75,12 @@ class Renderer:
             banded_share=numbers.banded_percent,
             day=day_words,
             markdown=render_untrusted,
+            text=text_content,  # element content only: quotes left as they are
             trusted_markdown=render_trusted,
             svg_chart=lambda figure, label: Markup(svg_chart(figure, label)),  # every text is escaped inside
         )
         self.env.globals.update(
             url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, web_url=is_web_url, config=config, site=site,
-            tier_css=tier_colours.css(),
             # The output paths of the pages templates link to (builder.urls): a template never spells one.
             server_page=urls.server_page, tool_page=urls.tool_page, download_file=urls.download_file,
             compare_page=urls.compare_page,
