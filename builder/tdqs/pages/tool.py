@@ -87,6 +87,7 @@ class ToolContext(PageContext):
     dimensions: list[DimensionRow]
     flags: list[FlagRow]
     smells: list[str]
+    """The dimension keys scored below 3 (tdqs's compute_smells)."""
     signals: dict[str, Any]
     input_hash: str
     stale: bool
@@ -119,6 +120,11 @@ class ToolContext(PageContext):
     @property
     def unpriced_actions(self) -> list[Action]:
         return [action for action in self.actions if action.gain is None]
+
+    @property
+    def smell_names(self) -> list[str]:
+        """The smells as the dimension table names them, in its order (not tdqs's keys)."""
+        return [row.name for row in self.dimensions if row.key in self.smells]
 
 
 def tier_meaning(tier: str) -> str:
