@@ -129,12 +129,16 @@ def test_pages_carry_canonical_opengraph_dispute_and_provenance(site) -> None:
     assert attrs[("link", "canonical", None)]["href"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert attrs[("meta", None, "og:url")]["content"] == "https://example.github.io/scorecards/servers/two-captures/"
     assert "https://github.com/example/registry/issues/new" in page.links
-    # Issue 22: the versions line says which values are the capture's and which the site derived.
-    provenance = ("From the capture: scored 2026-06-01T00:00:00.000Z · TDQS 1.2 · model stand-in/test. "
-                  "Derived by this site from TDQS 1.2: scoringSystem/1.2.0 · gradingSystem/1.2.0.")
-    assert provenance in page.text
-    tool_page = Page(site.text(f"servers/two-captures/tools/{api(site, 'api/servers/two-captures.json')['tools'][0]['slug']}/index.html"))
-    assert provenance in tool_page.text and "inputHash" in tool_page.text
+    # Issue 22: the capture's values (its first line) apart from those the site derived (its last), said
+    # once each (issue 45), with a link to where the rubric page says which is which.
+    capture = '<p class="freshness">Scored <time datetime="2026-06-01T00:00:00.000Z" data-ago>'
+    derived = "Derived by this site from TDQS 1.2: scoringSystem/1.2.0 · gradingSystem/1.2.0 · "
+    tool_html = site.text(f"servers/two-captures/tools/{api(site, 'api/servers/two-captures.json')['tools'][0]['slug']}/index.html")
+    for html in (site.text("servers/two-captures/index.html"), tool_html):
+        assert capture in html and "· model stand-in/test · rubric TDQS 1.2</p>" in html
+        assert derived in html and "#where-each-figure-comes-from" in html
+    assert "inputHash" in tool_html
+    assert 'id="where-each-figure-comes-from"' in site.text("rubric/index.html")
     robots = site.text("robots.txt")
     assert "Sitemap: https://example.github.io/scorecards/sitemap.xml" in robots
     root = ET.fromstring(site.files["sitemap.xml"])

@@ -71,6 +71,15 @@ def rubric_markdown() -> str:
         "- **Shares** count current tools, or servers for server figures; a server below 80% coverage counts "
         "in no description-quality or overall figure.",
     ]
+    lines += [
+        "", "## Where each figure comes from", "",
+        "A scorecard's first line gives what its capture says: when it was scored, by which model, under which "
+        "rubric version. Its last line gives the scoring and grading system versions (the capture's server.json's "
+        "when it names them, else derived by this site from the rubric version) and the `inputHash` of the "
+        "definition that was scored. Every score, tier and rollup is recomputed by this site from the stored "
+        "dimension scores with tdqs's exact integer arithmetic; where the capture states a different figure, the "
+        "page shows it beside as \"stated in the capture\".",
+    ]
     lines += ["", "## Deterministic checks", "", "These need no model; every scorecard lists the ones that apply.",
               "", "| Check | Severity | From |", "| --- | --- | --- |"]
     lines += [f"| {_cell(r.summary)} | {r.severity} | {_cell(r.source)} |" for r in LINT_RULES]
