@@ -43,6 +43,7 @@ def hugo_binary() -> Path:
 
 
 def prepare_project(project: Path) -> None:
+    from builder import tier_colours
     from builder.engine.render import TEMPLATES
 
     if project.exists():
@@ -51,7 +52,9 @@ def prepare_project(project: Path) -> None:
     static = project / "static" / "static"
     static.mkdir(parents=True)
     for source in sorted((TEMPLATES / "static").iterdir()):
-        if source.is_file():
+        if source.name == "site.css":  # with the tier colours appended, as our build writes it
+            (static / source.name).write_bytes(source.read_bytes() + f"\n{tier_colours.css()}\n".encode())
+        elif source.is_file():
             shutil.copy2(source, static / source.name)
 
 

@@ -51,7 +51,6 @@ from typing import Any
 
 from tdqs import COHERENCE_DIMENSIONS, FLAGS, TIERS, TOOL_DIMENSIONS
 
-from builder import tier_colours
 from builder.build import read_and_plan
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
@@ -267,7 +266,6 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
         "nav": [{"label": item.label, "path": item.path} for item in nav],
         "stand_in_models": model.site["stand_in_models"],
         "data_as_of": model.site["data_as_of"],
-        "tier_css": tier_colours.css(),
     })
     written += _write(project / "data" / "rubric.json", rubric())
     written += _write(project / "data" / "home.json", home)
