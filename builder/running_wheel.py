@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import io
 import zipfile
 from collections.abc import Iterator
@@ -22,7 +23,6 @@ from importlib.metadata import Distribution, distributions
 from pathlib import Path
 
 import builder
-import scorecards_demo
 from builder.engine.assets import TEMPLATES
 
 DISTRIBUTION = "mcp-scorecard-site"
@@ -56,7 +56,11 @@ def _files(root: Path, prefix: str) -> Iterator[tuple[str, Path]]:
 
 def _package_files() -> dict[str, bytes]:
     """Archive name → bytes of every file the running scorecards is made of (templates under builder/)."""
-    packages = Path(builder.__file__).resolve().parent, Path(scorecards_demo.__file__).resolve().parent
+    # Found, not imported: a build never imports the demo generator (tests/test_package.py).
+    demo = importlib.util.find_spec("scorecards_demo")
+    if demo is None or not demo.submodule_search_locations:
+        raise RuntimeError("scorecards is installed without scorecards_demo: reinstall it")
+    packages = Path(builder.__file__).resolve().parent, Path(demo.submodule_search_locations[0]).resolve()
     found: dict[str, bytes] = {}
     for prefix, root in (("builder", packages[0]), ("builder/templates", TEMPLATES), ("scorecards_demo", packages[1])):
         for name, path in _files(root, prefix):
