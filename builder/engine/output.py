@@ -16,7 +16,8 @@ A build once replaced a home folder with the site. So, before any work:
   build into the output removes what a killed build left: a folder named as this module names
   them that carries the mark, or that holds nothing but a mark being written or nothing at all
   (the build was killed between making the folder and marking it, or after its contents were
-  removed); never a folder because of its name alone, never through a symbolic link.
+  removed); never a folder because of its name alone, never through a symbolic link. A previous
+  site a killed build had moved aside, with no site in its place, is put back first.
 """
 
 from __future__ import annotations
@@ -242,13 +243,31 @@ def remove_leftovers(out: Path) -> None:
     """Removes the staging folders of builds into `out` that were killed before they could
     (`leftovers`). Call it holding the lock: a build's own staging folder is never another's
     leftover."""
-    for leftover in leftovers(out):
+    found = leftovers(out)
+    _restore(out, found)
+    for leftover in found:
         if is_our_staging(leftover):
             remove_staging(leftover)
         else:
             with contextlib.suppress(OSError):
                 (leftover / STAGING_MARKER).unlink(missing_ok=True)
                 os.rmdir(leftover)
+
+
+def _restore(out: Path, found: list[Path]) -> None:
+    """A build killed between moving the previous site aside and moving its own in left no site at
+    `out`: the previous one goes back from its old folder, as if that build had not run (the
+    cache's ledger still describes it). Only a marked site in a marked old folder, and only when
+    there is one."""
+    if os.path.lexists(out):
+        return
+    sites = [
+        folder / "site" for folder in found
+        if folder.name.startswith(f".{out.name}.old-") and is_our_staging(folder)
+        and not (folder / "site").is_symlink() and _is_marked_folder(folder / "site")
+    ]
+    if len(sites) == 1:
+        os.replace(sites[0], out)
 
 
 def prepare_cache(out: Path) -> Path:
