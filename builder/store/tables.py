@@ -85,6 +85,13 @@ def files_folder(con: duckdb.DuckDBPyConnection) -> Path | None:
     return folder
 
 
+def remove_files_folder(folder: Path) -> None:
+    """The files folder in `folder` (`files_folder`) once the build that kept files there has
+    dropped them all: when it is empty."""
+    with contextlib.suppress(OSError):
+        (folder / FILES_FOLDER).rmdir()
+
+
 def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
