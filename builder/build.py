@@ -63,7 +63,7 @@ from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.pages.problems import problems_pages
 from builder.publish.sitemap import robots_txt, sitemap_files
-from builder.store.tables import load_rows, opened
+from builder.store.tables import load_rows, opened, remove_files_folder
 from builder.systems import all_systems
 
 SiteWriter = FolderWriter | TarWriter
@@ -486,7 +486,9 @@ def build(
     with claimed(out, data_dir) as target:  # claim
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
-            return _build(data_dir, target, config, writer, progress, search, shard_docs, workers)
+            result = _build(data_dir, target, config, writer, progress, search, shard_docs, workers)
+        remove_files_folder(cache_folder(target))  # the downloads were dropped with the build's outputs
+        return result
 
 
 def _build(

@@ -192,20 +192,30 @@ def test_downloads_keep_the_server_flag_apart_from_the_tools_flags(tmp_path: Pat
 
 def test_bulk_files_wait_on_disk_and_are_removed_with_their_outputs(tmp_path: Path) -> None:
     """A registry's downloads are tens of MB: DuckDB's COPY leaves each in a temporary file until
-    the build writes it; the file goes when the output holding it does."""
+    the build writes it; the file goes when the output holding it does. The file is in the build's
+    cache (whose path may hold a quote), never in the system's temporary folder, and the next build
+    that opens the store there removes what a killed one left."""
     import gc
 
+    from builder.store.tables import FILES_FOLDER, connect, files_folder
     from builder.tdqs.bulk import _copy
 
-    con = duckdb.connect()
+    cache = tmp_path / "it's .site.cache"
+    con = connect(cache)
     con.execute("CREATE TABLE t AS SELECT 1 AS x")
-    copied = _copy(con, "SELECT x, 'a' AS y FROM t", "FORMAT csv, HEADER true", ".csv")
+    copied = _copy(con, files_folder(con), "SELECT x, 'a' AS y FROM t", "FORMAT csv, HEADER true", ".csv")
     path = Path(copied.path)
-    assert path.exists()
+    assert path.parent == cache / FILES_FOLDER
     assert copied() == copied() == b"x,y\n1,a\n"  # read as often as asked
     del copied
     gc.collect()
     assert not path.exists()
+
+    left = cache / FILES_FOLDER / "scorecards-bulk-killed.csv"
+    left.write_bytes(b"x\n")
+    con.close()
+    connect(cache).close()
+    assert not left.exists()
 
 
 def test_each_download_holds_the_same_rows_in_the_same_order_in_every_format(site, tmp_path: Path) -> None:

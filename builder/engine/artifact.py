@@ -22,13 +22,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import tarfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from builder.engine.output import make_staging
+from builder.engine.output import make_staging, remove_staging
 from builder.engine.write import RawFolderWriter, Writer, output_check
 from builder.engine.written import Row, WrittenLog, sorted_rows
 
@@ -261,7 +260,7 @@ class TarWriter(Writer):
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()
-        shutil.rmtree(self.staging, ignore_errors=True)
+        remove_staging(self.staging)
 
 
 COPY = 1 << 20

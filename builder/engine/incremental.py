@@ -120,7 +120,9 @@ CACHE_FILES = (LEDGER, "ledger.tmp", "store.duckdb", "store.duckdb.wal")
 FORMER_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp")
 """What earlier versions kept instead of the ledger: removed, as nothing reads it any more."""
 """What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
-CACHE_FOLDERS = ("tdqs-servers", "tdqs-spool", "cleo-spool", "flowmcp-spool", "search-source", "store.tmp")
+CACHE_FOLDERS = (
+    "tdqs-servers", "tdqs-spool", "cleo-spool", "flowmcp-spool", "search-source", "store.tmp", "store.files",
+)
 """… and as folders (builder.engine.read_cache, builder.store.spool: one per system, builder.engine.search,
 builder.store)."""
 

@@ -12,8 +12,12 @@ A build once replaced a home folder with the site. So, before any work:
 - Builds into one output take a lock beside it (`.<name>.lock`), so a second build refuses
   instead of deleting the first one's staging folder.
 - Staging and old folders beside the output are made inside a folder this module creates and
-  marks (`.scorecards-staging`, naming the folder); a killed build's leftovers are removed only
-  when they carry that mark, never because of their name.
+  marks (`.scorecards-staging`, naming the folder), and removed with their mark last. The next
+  build into the output removes what a killed build left: a folder named as this module names
+  them that carries the mark, or that holds nothing but a mark being written or nothing at all
+  (the build was killed between making the folder and marking it, or after its contents were
+  removed); never a folder because of its name alone, never through a symbolic link. A previous
+  site a killed build had moved aside, with no site in its place, is put back first.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import shutil
 import tarfile
 import tempfile
@@ -163,11 +168,34 @@ def _staging_text(folder: Path) -> str:
     return f"scorecards staging folder {folder.name}: removed by the next build into this output\n"
 
 
+STAGING_KINDS = ("tmp", "old")
+"""The build's staging area (builder.engine.write, builder.engine.artifact) and the previous site
+moved aside while the new one is swapped in."""
+
+
 def make_staging(out: Path, kind: str) -> Path:
     """A new folder `.<name>.<kind>-*` beside `out`, marked as this tool's."""
     folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.{kind}-", dir=out.parent))
     (folder / STAGING_MARKER).write_text(_staging_text(folder), encoding="utf-8")
     return folder
+
+
+def remove_staging(folder: Path) -> None:
+    """Removes a folder `make_staging` made, its mark last: a build killed meanwhile leaves it
+    marked, or empty. A part that cannot be removed keeps the mark, for the next build to try."""
+    with contextlib.suppress(FileNotFoundError), os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name == STAGING_MARKER:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+    with contextlib.suppress(OSError):
+        if os.listdir(folder) == [STAGING_MARKER]:
+            os.unlink(folder / STAGING_MARKER)
+        os.rmdir(folder)  # only when empty
 
 
 def is_our_staging(folder: Path) -> bool:
@@ -181,13 +209,65 @@ def is_our_staging(folder: Path) -> bool:
         return False
 
 
+def _is_unfinished(folder: Path) -> bool:
+    """A staging folder a build was killed while making or removing: nothing in it, or only its
+    mark, not yet whole (`make_staging` was writing it). Removing it loses nothing."""
+    try:
+        if folder.is_symlink() or not folder.is_dir():
+            return False
+        inside = os.listdir(folder)
+        if not inside:
+            return True
+        marker = folder / STAGING_MARKER
+        if inside != [STAGING_MARKER] or marker.is_symlink() or not marker.is_file():
+            return False
+        return _staging_text(folder).encode().startswith(marker.read_bytes())
+    except OSError:
+        return False
+
+
+def leftovers(out: Path) -> list[Path]:
+    """The staging folders beside `out` that builds into it made and did not remove: named as
+    `make_staging` names them (its prefix and `mkdtemp`'s eight characters), and marked or
+    unfinished (`_is_unfinished`). Sorted by name."""
+    kinds = "|".join(re.escape(f".{out.name}.{kind}-") for kind in STAGING_KINDS)
+    pattern = re.compile(f"(?:{kinds})[a-z0-9_]{{8}}")
+    try:
+        names = sorted(n for n in os.listdir(out.parent) if pattern.fullmatch(n))
+    except FileNotFoundError:
+        return []
+    return [out.parent / n for n in names if is_our_staging(out.parent / n) or _is_unfinished(out.parent / n)]
+
+
 def remove_leftovers(out: Path) -> None:
-    """Staging and old folders of builds that were killed before they could clean up: only those
-    this tool made (marked), never a folder because of its name. Call it holding the lock."""
-    for kind in ("tmp", "old"):
-        for leftover in sorted(out.parent.glob(f".{out.name}.{kind}-*")):
-            if is_our_staging(leftover):
-                shutil.rmtree(leftover, ignore_errors=True)
+    """Removes the staging folders of builds into `out` that were killed before they could
+    (`leftovers`). Call it holding the lock: a build's own staging folder is never another's
+    leftover."""
+    found = leftovers(out)
+    _restore(out, found)
+    for leftover in found:
+        if is_our_staging(leftover):
+            remove_staging(leftover)
+        else:
+            with contextlib.suppress(OSError):
+                (leftover / STAGING_MARKER).unlink(missing_ok=True)
+                os.rmdir(leftover)
+
+
+def _restore(out: Path, found: list[Path]) -> None:
+    """A build killed between moving the previous site aside and moving its own in left no site at
+    `out`: the previous one goes back from its old folder, as if that build had not run (the
+    cache's ledger still describes it). Only a marked site in a marked old folder, and only when
+    there is one."""
+    if os.path.lexists(out):
+        return
+    sites = [
+        folder / "site" for folder in found
+        if folder.name.startswith(f".{out.name}.old-") and is_our_staging(folder)
+        and not (folder / "site").is_symlink() and _is_marked_folder(folder / "site")
+    ]
+    if len(sites) == 1:
+        os.replace(sites[0], out)
 
 
 def prepare_cache(out: Path) -> Path:

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from builder.engine.output import make_staging
+from builder.engine.output import make_staging, remove_staging
 from builder.engine.written import WrittenLog, sorted_rows
 from builder.urls import check_output_path
 
@@ -48,11 +47,12 @@ class Writer:
         self._removal: threading.Thread | None = None
 
     def _remove_later(self, *folders: Path) -> None:
-        """Removes `folders` in a background thread after a commit; `finish()` waits for it."""
+        """Removes `folders` (staging folders: builder.engine.output) in a background thread after
+        a commit; `finish()` waits for it."""
 
         def remove() -> None:
             for folder in folders:
-                shutil.rmtree(folder, ignore_errors=True)
+                remove_staging(folder)
 
         self._removal = threading.Thread(target=remove)
         self._removal.start()
@@ -216,4 +216,4 @@ class FolderWriter(Writer):
 
     def abort(self) -> None:
         self.written.close()
-        shutil.rmtree(self.staging_root, ignore_errors=True)
+        remove_staging(self.staging_root)

@@ -29,6 +29,8 @@ the downloads are copied streamed (builder.tdqs.bulk), so no step needs more tha
 
 STORE_FILE = "store.duckdb"
 SPILL_FOLDER = "store.tmp"
+FILES_FOLDER = "store.files"
+"""Beside the store's file: what queries wrote that lives on past the store (`files_folder`)."""
 
 
 def _remove_store(folder: Path) -> None:
@@ -46,6 +48,7 @@ def connect(folder: Path | None = None) -> duckdb.DuckDBPyConnection:
     else:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_store(folder)
+        shutil.rmtree(folder / FILES_FOLDER, ignore_errors=True)  # what an earlier build left
         con = duckdb.connect(str(folder / STORE_FILE))
         con.execute("SET memory_limit = ?", [MEMORY_LIMIT])
         con.execute("SET temp_directory = ?", [str(folder / SPILL_FOLDER)])
@@ -65,6 +68,28 @@ def opened(folder: Path | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
         con.close()
         if folder is not None:
             _remove_store(folder)
+
+
+def files_folder(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """Where a query's output may be kept as a file until the build ends, the store closed or not
+    (a download DuckDB copied, rows on their way into a table): `store.files` beside the store's
+    file, in the build's cache, so nothing is written outside the output's folder. The next build
+    empties it when it opens its store (`connect`): the files of a build that was killed are
+    removed there, where a temporary folder of the system would keep them. None for a store in
+    memory (tests): then the system's temporary folder."""
+    row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    if row is None or not row[0]:
+        return None
+    folder = Path(row[0]).parent / FILES_FOLDER
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def remove_files_folder(folder: Path) -> None:
+    """The files folder in `folder` (`files_folder`) once the build that kept files there has
+    dropped them all: when it is empty."""
+    with contextlib.suppress(OSError):
+        (folder / FILES_FOLDER).rmdir()
 
 
 def _quote(identifier: str) -> str:
@@ -99,7 +124,7 @@ def load_encoded(
 ) -> int:
     """Create `table` with `columns` and fill it with rows encoded by `encode_rows`, chunk after
     chunk. Returns the number of rows loaded."""
-    handle, path = tempfile.mkstemp(suffix=".jsonl", prefix=f"scorecards-{table}-")
+    handle, path = tempfile.mkstemp(suffix=".jsonl", prefix=f"scorecards-{table}-", dir=files_folder(con))
     longest = 0
     try:
         with os.fdopen(handle, "wb") as out:

@@ -22,10 +22,12 @@ import weakref
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 
 from builder.pages.page import DataFile
+from builder.store.tables import files_folder
 from builder.urls import DOWNLOADS_FOLDER, download_file
 
 FOLDER = DOWNLOADS_FOLDER
@@ -108,7 +110,8 @@ DATASETS = (
 class _CopiedFile:
     """What DuckDB's `COPY` wrote, left in its temporary file until the build writes it (a
     registry's downloads are tens of MB: not held in memory meanwhile); the file is removed when
-    the output holding this is dropped, or when the process ends."""
+    the output holding this is dropped, or when the process ends. The file is in the build's cache
+    (builder.store.tables.files_folder), where the next build removes it if this one is killed."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -128,7 +131,20 @@ def _remove(path: str) -> None:
         os.unlink(path)
 
 
-def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str) -> _CopiedFile:
+def _temporary(folder: Path | None, suffix: str) -> _CopiedFile:
+    """A new empty file in `folder` (builder.store.tables.files_folder; None: the system's
+    temporary folder), removed with what is returned."""
+    handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-", dir=folder)
+    os.close(handle)
+    return _CopiedFile(path)
+
+
+def _literal(path: str) -> str:
+    """`path` as an SQL string: it is in the output's folder, whose name may hold a quote."""
+    return "'" + path.replace("'", "''") + "'"
+
+
+def _copy(con: duckdb.DuckDBPyConnection, folder: Path | None, query: str, options: str, suffix: str) -> _CopiedFile:
     """The rows of `query` written by DuckDB's `COPY` in the format `options` names, streamed.
 
     A `COPY` that keeps the rows' order with two threads holds whole batches of written rows in
@@ -137,14 +153,12 @@ def _copy(con: duckdb.DuckDBPyConnection, query: str, options: str, suffix: str)
     So the sorted rows are put in a table first (sorting spills to disk past the cap), and one
     thread copies that table in its order, writing as it reads: the same rows in the same order,
     whatever the size."""
-    handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
-    os.close(handle)
-    copied = _CopiedFile(path)  # removed with it, or now if COPY fails
+    copied = _temporary(folder, suffix)  # removed with it, or now if COPY fails
     con.execute(f"CREATE OR REPLACE TABLE bulk_copy AS {query}")
     try:
         con.execute("SET threads = 1")
         con.execute("SET preserve_insertion_order = false")  # one thread reads the table in order
-        con.execute(f"COPY bulk_copy TO '{path}' ({options})")
+        con.execute(f"COPY bulk_copy TO {_literal(copied.path)} ({options})")
     finally:
         con.execute("SET preserve_insertion_order = true")
         con.execute("RESET threads")
@@ -183,11 +197,12 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
     dataset's Parquet file by a DuckDB of their own in a background thread (`_compress`), while the
     build goes on; each waits for its file when it is written. The same rows in the same order:
     Parquet keeps every column's type, and one thread reads a file in its order."""
-    sources = [_copy(con, dataset.query, PARQUET, ".parquet") for dataset in DATASETS]
+    folder = files_folder(con)
+    sources = [_copy(con, folder, dataset.query, PARQUET, ".parquet") for dataset in DATASETS]
     compressing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorecards-bulk")
     try:
         for dataset, source in zip(DATASETS, sources, strict=True):
-            rows = f"SELECT * FROM read_parquet('{source.path}')"
+            rows = f"SELECT * FROM read_parquet({_literal(source.path)})"
             csv_query = rows
             if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
                 csv_query = (
@@ -196,9 +211,10 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
                     f"FROM ({rows})"
                 )
             yield DataFile(download_file(dataset.name, "parquet"), source)
-            yield DataFile(download_file(dataset.name, "csv.gz"), _later(compressing, source, csv_query, CSV, ".csv.gz"))
+            yield DataFile(download_file(dataset.name, "csv.gz"),
+                           _later(compressing, folder, source, csv_query, CSV, ".csv.gz"))
             yield DataFile(download_file(dataset.name, "jsonl.gz"),
-                           _later(compressing, source, rows, JSON_LINES, ".jsonl.gz"))
+                           _later(compressing, folder, source, rows, JSON_LINES, ".jsonl.gz"))
     finally:
         compressing.shutdown(wait=False)  # its thread ends once the copies asked for are done
 
@@ -207,27 +223,29 @@ _PENDING: set[Future[None]] = set()
 """The background copies not yet done: the process waits for them before it forks (`_finish`)."""
 
 
-def _later(compressing: ThreadPoolExecutor, source: _CopiedFile, query: str, options: str, suffix: str) -> _CopiedFile:
-    """A file `_compress` will write in the background; reading it waits for it."""
-    handle, path = tempfile.mkstemp(suffix=suffix, prefix="scorecards-bulk-")
-    os.close(handle)
-    copied = _CopiedFile(path)
-    copied.ready = compressing.submit(_compress, source, query, options, copied)
+def _later(compressing: ThreadPoolExecutor, folder: Path | None, source: _CopiedFile, query: str, options: str,
+           suffix: str) -> _CopiedFile:
+    """A file in `folder` `_compress` will write in the background; reading it waits for it."""
+    copied = _temporary(folder, suffix)
+    copied.ready = compressing.submit(_compress, source, query, options, copied, folder)
     _PENDING.add(copied.ready)
     copied.ready.add_done_callback(_PENDING.discard)
     return copied
 
 
-def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile) -> None:
+def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile, folder: Path | None) -> None:
     """In the background thread: `query` (over `source`, a Parquet file) copied to `target`, the CSV
     neutralised, by an in-memory DuckDB with one thread, so in the file's order. Both files are held
-    until the copy is done: neither is removed while DuckDB reads or writes it."""
+    until the copy is done: neither is removed while DuckDB reads or writes it. Were it to spill, it
+    would spill into `folder` (an in-memory DuckDB's own default is `.tmp` in the working folder)."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "threads": 1, "memory_limit": BACKGROUND_MEMORY, "preserve_insertion_order": False}
+    if folder is not None:
+        config["temp_directory"] = str(folder)
     with duckdb.connect(":memory:", config=config) as con:
         if options == CSV:
             query = neutralised(con, query)
-        con.execute(f"COPY ({query}) TO '{target.path}' ({options})")
+        con.execute(f"COPY ({query}) TO {_literal(target.path)} ({options})")
 
 
 def _finish() -> None:
