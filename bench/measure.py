@@ -14,6 +14,7 @@ user and system seconds of the command and every descendant it waited for (`wait
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tarfile
@@ -23,6 +24,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 GNU_TIME = "/usr/bin/time"
 
@@ -210,6 +212,26 @@ def site_files(site: Path) -> list[tuple[str, int]]:
         for name in names:
             found.append(((relative / name).as_posix(), os.lstat(os.path.join(directory, name)).st_size))
     return found
+
+
+def build_weight(site: Path) -> dict[str, Any] | None:
+    """What the build says the site weighs: the `size` section of its build-report.json (bytes,
+    files, gzip size, and by kind: builder.engine.weight), from a folder or an artifact tar; None
+    when there is none (a site built before the build weighed itself)."""
+    if site.is_file():
+        with tarfile.open(site) as tar:
+            try:
+                member = tar.extractfile("build-report.json")
+            except KeyError:
+                return None
+            text = member.read() if member is not None else b"{}"
+    else:
+        path = site / "build-report.json"
+        if not path.is_file():
+            return None
+        text = path.read_bytes()
+    size: dict[str, Any] | None = json.loads(text).get("size")
+    return size
 
 
 def site_size(site: Path) -> SiteSize:

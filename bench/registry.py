@@ -33,7 +33,7 @@ if __package__ in (None, ""):
 from bench.compare import compare_trees, footprint, manifest, page_sets  # noqa: E402
 from bench.corpus import ensure_corpus, refresh_stale_index, scorecards_command, working_copy  # noqa: E402
 from bench.hugo_build import build_with_hugo  # noqa: E402
-from bench.measure import Run, load_average, measure, site_files, site_size  # noqa: E402
+from bench.measure import Run, build_weight, load_average, measure, site_files, site_size  # noqa: E402
 from bench.report import render  # noqa: E402
 
 REGISTRY_SERVERS = 15_036
@@ -96,6 +96,7 @@ def _run_summary(run: Run, site: Path | None = None, timings: Path | None = None
             "fileBytes": sum(measured.by_top.values()), "tarBytes": measured.tar_bytes,
             "gzipBytes": measured.gzip_bytes, "files": measured.files,
             "htmlPages": measured.html_pages, "byTop": measured.by_top,
+            "weight": build_weight(site),  # what the build itself reports, by page kind
         }
         summary["pagesPerSecond"] = measured.html_pages / run.wall if run.wall else 0.0
     return summary

@@ -140,6 +140,7 @@ def render(results: dict[str, Any]) -> str:
                        f"e.g. {pages['extraInHugo']}")
     out += ["", "our stages (seconds): " + _stages(cold["stages"])]
     out.append("site by top folder: " + ", ".join(f"{k} {size(v)}" for k, v in list(cold["site"]["byTop"].items())[:8]))
+    out += _kind_lines(cold["site"].get("weight"))
     rebuild = results.get("rebuild")
     if rebuild:
         change = results["change"]
@@ -159,6 +160,19 @@ def render(results: dict[str, Any]) -> str:
     for name, verdict in targets(results).items():
         out.append(f"  [{'met' if verdict['met'] else 'NOT MET'}] {name}: {verdict['detail']}")
     return "\n".join(out) + "\n"
+
+
+def _kind_lines(weight: dict[str, Any] | None) -> list[str]:
+    """Bytes per page kind, as the build reports them (build-report.json's `size`), heaviest first."""
+    if not weight:
+        return []
+    lines = [f"bytes per page kind (build-report.json): {size(weight['bytes'])} in {weight['files']:,} files, "
+             f"{size(weight['gzipBytes'])} gzipped (each file, estimated)"]
+    for kind in weight["kinds"]:
+        each = kind["bytes"] / kind["files"] if kind["files"] else 0
+        lines.append(f"  {kind['kind']:<20} {size(kind['bytes']):>9}  {kind['share']:6.1%}  {kind['files']:>8,} files "
+                     f"({each / 1e3:,.1f} kB each)  {size(kind['gzipBytes']):>9} gzipped")
+    return lines
 
 
 def _budget_lines(results: dict[str, Any]) -> list[str]:

@@ -1,6 +1,6 @@
 """The build, read top to bottom in `_build`:
 
-claim → read → load → plan → check → lend → render → links → search → commit
+claim → read → load → plan → check → lend → render → links → search → weigh → commit
 
 1. **claim** the output (builder.engine.output): a build replaces only an empty or missing output
    or a previous scorecards site.
@@ -14,8 +14,10 @@ claim → read → load → plan → check → lend → render → links → sea
    (builder.engine.incremental), and claim through the writer every other path a worker renders;
    **render** the rest and write everything through one writer into a staging folder beside the
    output; the **links** of every page rendered are then checked against what was written.
-6. **search**: wait for Pagefind, which indexed meanwhile; then **commit**: swap the staging
-   folder into place. A failed or interrupted build leaves the previous site whole. An output
+6. **search**: wait for Pagefind, which indexed meanwhile; **weigh** the site (what every file
+   weighs was noted as it was written: builder.engine.weight) and write `build-report.json`, with
+   what the site weighs and a warning when it is too big for GitHub Pages; then **commit**: swap
+   the staging folder into place. A failed or interrupted build leaves the previous site whole. An output
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
 Two steps are started and waited for later, so that they overlap without calling back into the
@@ -57,6 +59,7 @@ from builder.engine.problems import InputFile, ProblemLog
 from builder.engine.records import Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
+from builder.engine.weight import PAGES_SUPPORTED, SiteWeight, size_warning
 from builder.engine.workers import Workers
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
@@ -213,11 +216,12 @@ def owners_of(present: list[Corpus]) -> list[Workers]:
     return [c.owners for c in present if c.read.owned is not None and c.owners is not None]
 
 
-def build_report_json(log: ProblemLog) -> str:
+def build_report_json(log: ProblemLog, size: dict[str, Any] | None = None) -> str:
     """Indented like `json.dumps(indent=2)` down to the records, each file and problem on a line of
     its own: as easy to read and diff, and each record encoded by pydantic's own serializer
     (`json.dumps` with `indent` falls back to pure Python: seconds for a registry's report). A
-    file's model is made when its line is (a registry reads tens of thousands of files)."""
+    file's model is made when its line is (a registry reads tens of thousands of files). `size`:
+    what the site weighs (builder.engine.weight), when it was built into a folder or a tar."""
     files = log.file_rows()
     summary = {
         "filesRead": len(files),
@@ -235,7 +239,8 @@ def build_report_json(log: ProblemLog) -> str:
     file_models = (InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
                    for file, system, status, errors, warnings in files)
     summary_json = json.dumps(summary, indent=2).replace("\n", "\n  ")
-    return (f'{{\n  "summary": {summary_json},\n  "files": {records(file_models)},\n'
+    size_json = "" if size is None else '  "size": ' + json.dumps(size, indent=2).replace("\n", "\n  ") + ",\n"
+    return (f'{{\n  "summary": {summary_json},\n{size_json}  "files": {records(file_models)},\n'
             f'  "problems": {records(log.problems)}\n}}\n')
 
 
@@ -470,30 +475,39 @@ class BuildResult:
     timings: dict[str, float]
     """Seconds per stage: load, statistics, link (reusing unchanged outputs), render, write, search,
     swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
+    weight: SiteWeight | None = None
+    """What the site weighs, build-report.json aside (builder.engine.weight)."""
+    size_warning: str | None = None
+    """What to do about the site's size, when it is over `size_warning_bytes`."""
+    tar_bytes: int | None = None
+    """The artifact tar's size, when the output is one."""
 
 
 def build(
     data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
     search: bool = True, shard_docs: int = SHARD_DOCS, workers: int | None = None,
+    size_warning_bytes: int = PAGES_SUPPORTED,
 ) -> BuildResult:
     """Builds `data_dir` into `out`, which is checked and locked first (builder.engine.output): a build
     replaces only an empty or missing output or a previous scorecards site, and raises
     `UnsafeOutput` before any work otherwise. `shard_docs`: the most documents one Pagefind run
     indexes (builder.engine.search). `workers`: the processes that read and render (default: one
     per core; 1 does everything in this process, for debugging). The site is the same for any
-    number."""
+    number. `size_warning_bytes`: above it, the build warns that the site is too big for GitHub
+    Pages (builder.engine.weight.size_warning): in `BuildResult.size_warning` and build-report.json."""
     workers = workers or os.cpu_count() or 1
     with claimed(out, data_dir) as target:  # claim
         writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
-            result = _build(data_dir, target, config, writer, progress, search, shard_docs, workers)
+            result = _build(data_dir, target, config, writer, progress, search, shard_docs, workers,
+                            size_warning_bytes)
         remove_files_folder(cache_folder(target))  # the downloads were dropped with the build's outputs
         return result
 
 
 def _build(
     data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool,
-    shard_docs: int, workers: int,
+    shard_docs: int, workers: int, size_warning_bytes: int,
 ) -> BuildResult:
     started = time.perf_counter()
     cache = cache_folder(out)
@@ -542,6 +556,8 @@ def _build(
         engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
         manifest = Manifest(out, engine, writer.kind, writer.previous_size)
         lent = lend(plan, manifest, writer, owners)
+        # build-report.json is written last, once the rest of the site is weighed (below).
+        writer.hold(urls.BUILD_REPORT)
         release()
         timings["link"] = time.perf_counter() - lending
         timings["reused"] = float(lent.count)
@@ -554,7 +570,7 @@ def _build(
         rendering = time.perf_counter()
         for o, theirs in zip(owners, lent.theirs, strict=True):
             start_owned(o, site, config, writer, theirs)
-        timings.update(render(outputs, site, config, writer, links, progress, workers, lent.held,
+        timings.update(render(outputs, site, config, writer, links, progress, workers, lent.held | writer.held,
                               workers_busy=bool(owners)))
         if owners:
             timings["write"] += sum(collect_owned(o, writer, links) for o in owners)
@@ -570,7 +586,12 @@ def _build(
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
-        manifest.prepare(writer.written_rows())  # also while Pagefind may still be indexing
+        # also while Pagefind may still be indexing; what each output weighs is summed on the way
+        weight = SiteWeight(urls.weight_kind)
+        written = weight.counted(writer.written_rows())
+        manifest.prepare(written)
+        for _ in written:  # the ledger stops reading after the last output it records: the rest counts too
+            pass
         timings["swap"] = time.perf_counter() - swapping
         # search: wait for Pagefind.
         searching = time.perf_counter()
@@ -582,6 +603,13 @@ def _build(
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - searching
+        # weigh: the search index too, then the report of what the site weighs, written last.
+        weighing = time.perf_counter()
+        for folder in index.folders if index is not None else ():
+            weight.add_tree(folder.name, folder)
+        warning = size_warning(weight, size_warning_bytes)
+        writer.fill(urls.BUILD_REPORT, build_report_json(log, weight.report([warning] if warning else [])))
+        timings["weigh"] = time.perf_counter() - weighing
         # commit
         swapping = time.perf_counter()
         writer.commit()
@@ -594,4 +622,4 @@ def _build(
         close(present)
         writer.abort()
         raise
-    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings)
+    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings, weight, warning, writer.size)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -23,6 +24,7 @@ from builder.running_wheel import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
 
 if TYPE_CHECKING:
+    from builder.build import BuildResult
     from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
 
@@ -111,7 +113,7 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
     if args.config and not path.is_file():  # type: ignore[union-attr]
         raise UserError(f"settings file not found: {args.config}")
     overrides = {key: getattr(args, key, None) for key in ("title", "base_url", "site_url", "dispute_url", "strict",
-                                                            "search")}
+                                                            "search", "size_warning_bytes")}
     try:
         return load_settings(path, overrides)
     except SettingsError as error:
@@ -139,6 +141,13 @@ def _positive(text: str) -> int:
     return number
 
 
+def _positive_bytes(text: str) -> int:
+    number = int(text.replace("_", ""))
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of bytes")
+    return number
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from builder.build import COUNTS, build
     from builder.engine.links import BrokenLinks
@@ -148,7 +157,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     settings = _settings(args, data)
     try:
         result = build(data, args.output, settings.site(), progress=None if _quiet(args) else Progress(),
-                       search=settings.search, workers=args.workers)
+                       search=settings.search, workers=args.workers, size_warning_bytes=settings.size_warning_bytes)
     except UnsafeOutput as error:
         raise UserError(str(error)) from error
     except OSError as error:
@@ -167,14 +176,32 @@ def cmd_build(args: argparse.Namespace) -> int:
         for stage, value in result.timings.items():
             shown = f"{int(value)} outputs from the previous build" if stage in COUNTS else f"{value:.2f}s"
             print(f"{stage}: {shown}", file=sys.stderr)
-    _say(
-        args,
-        f"built {result.files_written} files ({int(result.timings.get('reused', 0))} reused from the previous build) "
-        f"into {args.output} "
-        f"({', '.join(result.systems) or 'no grading data'}); "
-        f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
-    )
+    if result.size_warning:  # even with -q: an operator must see it before the deploy fails
+        print(f"scorecards: warning: {result.size_warning}", file=sys.stderr)
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            print(f"::warning title=Site too big for GitHub Pages::{result.size_warning}")
+    files, weight = _weight_line(result)
+    reused = int(result.timings.get("reused", 0))
+    _say(args, f"built {files} ({reused:,} reused from the previous build) into {args.output} "
+               f"({', '.join(result.systems) or 'no grading data'}){weight}; "
+               f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)")
+    # A size warning does not fail a strict build: strict is about the input, and no change to
+    # the input fixes a site that outgrew GitHub Pages (README, "Beyond GitHub Pages").
     return 1 if settings.strict and len(log) else 0
+
+
+def _weight_line(result: BuildResult) -> tuple[str, str]:
+    """What the build wrote and what it weighs, as build-report.json's `size` counts them:
+    (`4,997 files and build-report.json`, `: 42.3 MB, 14.3 MB gzipped`, and the tar's size for an
+    artifact)."""
+    from builder.engine.weight import size_text
+
+    weight = result.weight
+    if weight is None:
+        return f"{result.files_written} files", ""
+    tar = f", a {size_text(result.tar_bytes)} tar" if result.tar_bytes is not None else ""
+    return (f"{weight.files:,} files and build-report.json",
+            f": {size_text(weight.bytes)}, {size_text(weight.gzip_bytes)} gzipped{tar}")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -500,6 +527,8 @@ def _settings_flags(build: argparse.ArgumentParser) -> None:
                        help="exit 1 when the input has any problem (default: off)")
     build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
                        help="build the Pagefind search index (default: on)")
+    build.add_argument("--size-warning-bytes", type=_positive_bytes, default=None, metavar="BYTES",
+                       help="warn when the site's files add up to more (default: 1000000000, GitHub Pages' 1 GB)")
 
 
 def main(argv: list[str] | None = None) -> int:

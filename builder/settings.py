@@ -15,9 +15,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from builder.config import SiteConfig
+from builder.engine.weight import PAGES_SUPPORTED
 
 FILE_NAME = "scorecards.toml"
 
@@ -35,10 +36,13 @@ class Settings(SiteConfig):
     """Exit 1 when the input has any problem (warnings included)."""
     search: bool = True
     """Build the Pagefind search index."""
+    size_warning_bytes: int = Field(default=PAGES_SUPPORTED, gt=0)
+    """Warn when the site's files add up to more bytes than this (builder.engine.weight): by
+    default GitHub Pages' supported 1 GB. A warning only: it does not fail a strict build."""
 
     def site(self) -> SiteConfig:
         """The settings that shape pages (what the incremental cache keys on)."""
-        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search"}))
+        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search", "size_warning_bytes"}))
 
 
 def find_settings(data_dir: Path, cwd: Path) -> Path | None:

@@ -143,6 +143,25 @@ BUILD_REPORT = "build-report.json"
 NOT_FOUND = "404.html"
 
 
+_SEARCH_SHARD = re.compile(r"pagefind-[0-9]+")
+
+
+def weight_kind(path: str) -> str:
+    """What the output at `path` counts as when the site is weighed (builder.engine.weight): the
+    tool pages (`servers/*/tools/`, each with its badge endpoint) apart from the rest of
+    `servers/` (server pages, feeds, badge endpoints); the search index (`pagefind/`, its shards
+    `pagefind-<k>/` with it); every other folder by its name (`api/`, `downloads/`, `static/` …);
+    a top-level file by its own (`index.html`, `sitemap.xml` …)."""
+    first, slash, rest = path.partition("/")
+    if not slash:
+        return first
+    if first == "servers" and rest.split("/", 2)[1:2] == ["tools"]:
+        return "servers/*/tools/"
+    if _SEARCH_SHARD.fullmatch(first):
+        return "pagefind/"
+    return first + "/"
+
+
 def problems_page(number: int) -> str:
     """Page `number` of the data problems (builder.pages.problems); page 1 is PROBLEMS."""
     return PROBLEMS if number == 1 else f"problems/{number}/index.html"

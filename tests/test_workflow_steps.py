@@ -265,9 +265,10 @@ def test_a_pull_request_is_checked_and_built_and_a_bad_file_is_an_annotation_and
 
 
 def _reused(step: subprocess.CompletedProcess[str]) -> int:
-    found = re.search(r"^built \d+ files \((\d+) reused from the previous build\)", step.stdout, flags=re.MULTILINE)
+    found = re.search(r"^built [\d,]+ files(?: and build-report\.json)? \(([\d,]+) reused from the previous build\)",
+                      step.stdout, flags=re.MULTILINE)
     assert found, step.stdout + step.stderr
-    return int(found.group(1))
+    return int(found.group(1).replace(",", ""))
 
 
 def test_a_pull_request_build_reuses_the_published_build_as_a_publish_rebuild_would(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging, remove_staging
+from builder.engine.weight import Weight, weigh
 from builder.engine.write import RawFolderWriter, Writer, output_check
 from builder.engine.written import Row, WrittenLog, sorted_rows
 
@@ -105,7 +106,7 @@ class SegmentWriter(Writer):
 
     def _store(self, path: str, data: bytes) -> None:
         entry, check = self.append(path, data)
-        self.written.add(path, check, entry)
+        self.written.add(path, check, weigh(path, data), entry)
 
     def flush(self) -> None:
         self._file.flush()
@@ -164,14 +165,15 @@ class TarWriter(Writer):
     def _store(self, path: str, data: bytes) -> None:
         if self._assembly is None:
             entry, check = self._segment.append(path, data)
-            self._segment.written.add(path, check, entry)
+            self._segment.written.add(path, check, weigh(path, data), entry)
         else:
             self._later[path] = self._segment.append(path, data)
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight) -> bool:
         """Claims `path` and takes its member record from the previous tar, at `place` (offset,
         length) as the ledger says, if the record's bytes there still have the check recorded when
-        it was written; False (nothing claimed) when they do not: it is rendered again. The bytes
+        it was written; False (nothing claimed) when they do not: it is rendered again (`weight`:
+        the ledger's, of the same bytes: builder.engine.weight). The bytes
         read here are the ones `assemble` copies a moment later, so they are read from the page
         cache the second time."""
         if place is None:
@@ -186,7 +188,7 @@ class TarWriter(Writer):
         if len(record) != length or output_check(record) != check:
             return False
         self.reserve(path, length)
-        self._segment.written.add(path, check, (PREVIOUS, offset, length))
+        self._segment.written.add(path, check, weight, (PREVIOUS, offset, length))
         return True
 
     def _close_previous(self) -> None:
@@ -219,19 +221,20 @@ class TarWriter(Writer):
         self._assembly = _Assembly(self.staging / "site.tar", self.staging / "places.jsonl")
         written = self._assembly.add(sorted_rows(files, self.staging / "scratch"), self._source)
         self._assembly.end_places()
-        if written != len(self.paths):  # each path is reserved once, and written by whoever reserved it
+        if written + len(self.held) != len(self.paths):  # each path is reserved once, and written by whoever
+            # reserved it (those held, `Writer.hold`, after this)
             raise RuntimeError(f"{len(self.paths):,} outputs were reserved but {written:,} written")
 
-    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
-        """Each member `assemble` put into the tar, with its check and where its record is
-        (offset, length), sorted by path: what the ledger records for the next build
-        (builder.engine.ledger)."""
+    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None, Weight]]:
+        """Each member `assemble` put into the tar, with its check, where its record is
+        (offset, length) and its weight, sorted by path: what the ledger records for the next
+        build (builder.engine.ledger)."""
         if self._assembly is None:
             return
         with open(self._assembly.places, encoding="utf-8") as file:
             for line in file:
-                path, offset, length, check = json.loads(line)
-                yield path, check, (offset, length)
+                path, offset, length, check, size, gzipped = json.loads(line)
+                yield path, check, (offset, length), (size, gzipped)
 
     def commit(self) -> None:
         self._close_previous()
@@ -240,8 +243,9 @@ class TarWriter(Writer):
         assert self._assembly is not None
         self._segment.close()
         assembly = self._assembly
-        # What was stored after `assemble` (the search index) follows, in a pass of its own.
-        later = [(path, check, *entry) for path, (entry, check) in sorted(self._later.items())]
+        # What was stored after `assemble` (the search index) follows, in a pass of its own. Its
+        # members are not weighed here: the build weighs the search index from Pagefind's folders.
+        later = [(path, check, *entry, 0, 0) for path, (entry, check) in sorted(self._later.items())]
         assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
         self.size = assembly.close()
         if self.out.exists():
@@ -284,7 +288,7 @@ class _Assembly:
 
     The members come as rows sorted by path (builder.engine.written, sorted by DuckDB), and where
     each member of the first pass landed goes straight to a file (`places`, one JSON line each,
-    with its check: what the ledger records, builder.engine.ledger), written as the tar is: nothing
+    with its check and weight: what the ledger records, builder.engine.ledger), written as the tar is: nothing
     is held per member (the later pass, the search index, is never lent). Nor per folder: paths
     sorted, the members below a folder come one after another, so a folder's record was written in
     this pass exactly when it holds the path written before (`_last`)."""
@@ -333,7 +337,7 @@ class _Assembly:
                 _copy(sources[run_name], run_start, run_end, tar)
 
         count = 0
-        for path, check, name, offset, length in rows:
+        for path, check, name, offset, length, size, gzipped in rows:
             if name is None or offset is None or length is None:
                 raise RuntimeError(f"{path} was written with no place in the tar")
             if name not in sources:
@@ -357,7 +361,8 @@ class _Assembly:
                     run_name, run_start, run_end = "", 0, 0
                 position += len(block)
             if places is not None:
-                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)}]\n")
+                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)},"
+                             f"{size},{gzipped}]\n")
             if name == run_name and offset == run_end:
                 run_end += length
             else:

@@ -4,10 +4,12 @@ A rebuild lends an output when the previous build wrote the same path from the s
 bytes are still those written (builder.engine.incremental). What that takes, per output, is kept
 here, in a file beside the output, one JSON line each, sorted by path:
 
-    {"version": 4, "kind": "tar"}                            the header: the writer's kind
-    ["servers/a/index.html", "<key>", "<check>", 1536, 2048]  path, key, check, and in a tar where
-    …                                                          the member's record starts and its length
-    {"end": 81920}                                             the trailer: the tar's size (a folder: null)
+    {"version": 5, "kind": "tar"}                                        the header: the writer's kind
+    ["servers/a/index.html", "<key>", "<check>", 1536, 2048, 1200, 610]  path, key, check, in a tar where
+    …                                                                      the member's record starts and its
+                                                                           length, and the output's bytes and
+                                                                           gzip size (builder.engine.weight)
+    {"end": 81920}                                                         the trailer: the tar's size (a folder: null)
 
 A build reads it once, as a stream, beside its own planned outputs sorted the same way (`matched`):
 nothing per output of the previous build is held in memory, however large the site. A ledger
@@ -25,14 +27,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-VERSION = 4
+VERSION = 5
 TAIL = 4096
 """Bytes read from the end of a ledger to find its trailer."""
 
 Place = tuple[int, int] | None
 """Where a tar member's record is (offset, length); None in a folder."""
-Row = tuple[str, str, str, Place]
-"""An output the previous build wrote: path, key, check, place."""
+Weight = tuple[int, int]
+"""An output's bytes and gzip size (builder.engine.weight)."""
+Row = tuple[str, str, str, Place, Weight]
+"""An output the previous build wrote: path, key, check, place, weight."""
 Item = TypeVar("Item")
 Left = TypeVar("Left")
 Right = TypeVar("Right")
@@ -43,8 +47,8 @@ def write(path: Path, kind: str, entries: Iterable[Row]) -> None:
     until then it is not a ledger any build reads."""
     with open(path, "w", encoding="utf-8", buffering=1 << 20) as file:
         file.write(json.dumps({"version": VERSION, "kind": kind}) + "\n")
-        for output, key, check, place in entries:
-            row = [output, key, check] if place is None else [output, key, check, *place]
+        for output, key, check, place, weight in entries:
+            row = [output, key, check, *(place or ()), *weight]
             file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
@@ -92,14 +96,17 @@ def _json(line: bytes) -> Any:
 
 
 def _row(item: Any) -> Row | None:
-    if not isinstance(item, list) or len(item) not in (3, 5) or not all(isinstance(v, str) for v in item[:3]):
+    if not isinstance(item, list) or len(item) not in (5, 7) or not all(isinstance(v, str) for v in item[:3]):
         return None
-    if len(item) == 3:
-        return item[0], item[1], item[2], None
+    if not all(type(v) is int and v >= 0 for v in item[3:]):
+        return None
+    weight = (item[-2], item[-1])
+    if len(item) == 5:
+        return item[0], item[1], item[2], None, weight
     offset, length = item[3], item[4]
-    if type(offset) is not int or type(length) is not int or offset < 0 or length <= 0:
+    if length <= 0:
         return None
-    return item[0], item[1], item[2], (offset, length)
+    return item[0], item[1], item[2], (offset, length), weight
 
 
 def joined(left: Iterable[tuple[str, Left]], right: Iterable[tuple[str, Right]]) -> Iterator[tuple[str, Left, Right]]:

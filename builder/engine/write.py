@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from builder.engine.output import make_staging, remove_staging
+from builder.engine.weight import Weight, weigh
 from builder.engine.written import WrittenLog, sorted_rows
 from builder.urls import check_output_path
 
@@ -44,6 +45,8 @@ class Writer:
 
     def __init__(self) -> None:
         self.paths: dict[str, int] = {}
+        self.held: set[str] = set()
+        """Paths claimed now and written last (`hold`, `fill`)."""
         self._removal: threading.Thread | None = None
 
     def _remove_later(self, *folders: Path) -> None:
@@ -74,6 +77,19 @@ class Writer:
         if path in self.paths:
             raise DuplicateOutput(f"two outputs want the same path: {path}")
         self.paths[path] = size
+
+    def hold(self, path: str) -> None:
+        """Claims `path` for an output written last (`fill`): build-report.json, which holds
+        what the rest of the site weighs."""
+        self.reserve(path)
+        self.held.add(path)
+
+    def fill(self, path: str, content: str | bytes) -> None:
+        """Writes the output `path` was held for (`hold`)."""
+        self.held.remove(path)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self.paths[path] = len(data)
+        self._store(path, data)
 
     def copy(self, path: str, source: Path) -> None:
         self.write(path, source.read_bytes())
@@ -115,7 +131,7 @@ class RawFolderWriter(Writer):
             self._made.add(folder)
         with open(self.root / path, "wb") as handle:
             handle.write(data)
-        self.written.add(path, output_check(data))
+        self.written.add(path, output_check(data), weigh(path, data))
 
     def drain(self) -> list[Path]:
         """The files are in the shared staging folder already: what goes back is the name of the
@@ -152,18 +168,18 @@ class FolderWriter(Writer):
             self._made.add(folder)
         with open(target, "wb") as handle:
             handle.write(data)
-        self.written.add(path, output_check(data))
+        self.written.add(path, output_check(data), weigh(path, data))
 
     kind = "folder"
     previous_size: int | None = None
     size: int | None = None
     """A folder has no size the ledger records (builder.engine.ledger); a tar has."""
 
-    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None]]:
-        """Every file written or lent, with its check, sorted by path (builder.engine.written):
-        what the ledger records for the next build."""
-        for path, check, _, _, _ in sorted_rows([*self.written.files(), *self._adopted], self.scratch):
-            yield path, check, None
+    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None, Weight]]:
+        """Every file written or lent, with its check and its weight, sorted by path
+        (builder.engine.written): what the ledger records for the next build."""
+        for path, check, _, _, _, size, gzipped in sorted_rows([*self.written.files(), *self._adopted], self.scratch):
+            yield path, check, None, (size, gzipped)
 
     def worker_spec(self) -> tuple[str, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
@@ -175,11 +191,12 @@ class FolderWriter(Writer):
         taken in (builder.engine.written)."""
         self._adopted.extend(f for f in files if f not in self._adopted)
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None = None) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight) -> bool:
         """Claims `path` and fills it with the previous build's file, if its bytes still have the
         check the ledger recorded when it was written: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
-        when the file is gone or was changed since: it is rendered again."""
+        when the file is gone or was changed since: it is rendered again. `weight`: the ledger's,
+        of the same bytes (builder.engine.weight)."""
         source = self.out / path
         try:
             handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
@@ -199,7 +216,7 @@ class FolderWriter(Writer):
             os.link(source, target)
         except OSError:
             target.write_bytes(data)
-        self.written.add(path, check)
+        self.written.add(path, check, weight)
         return True
 
     def commit(self) -> None:

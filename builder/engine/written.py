@@ -3,8 +3,8 @@
 Every writer of a build (the build's own and each worker's, builder.engine.write and
 builder.engine.artifact) appends a row for each output it writes, or lends from the previous
 build, to a file of its own in the staging area's scratch folder: the path, the check of its bytes
-(builder.engine.write.output_check) and, in a tar, where its record is (the segment, the offset and
-the length). The build's process is handed the files' names, not the rows, so no process holds a
+(builder.engine.write.output_check), its weight (its bytes and their gzip size:
+builder.engine.weight) and, in a tar, where its record is (the segment, the offset and the length). The build's process is handed the files' names, not the rows, so no process holds a
 row for every output of a site. They are read back once, sorted by path, by DuckDB (`sorted_rows`):
 to put the tar together and to write the ledger the next build lends from (builder.engine.ledger).
 """
@@ -16,17 +16,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from builder.engine.weight import Weight
 from builder.store.tables import encode_rows, read_rows, scratch
 
 MEMORY = "128MB"
 """What DuckDB may hold while it sorts the rows; past it, it spills to the scratch folder."""
 BATCH = 10_000
 
-Row = tuple[str, str, str | None, int | None, int | None]
-"""An output written: path, check, and in a tar its record's segment, offset and length."""
+Row = tuple[str, str, str | None, int | None, int | None, int, int]
+"""An output written: path, check, in a tar its record's segment, offset and length, and its weight
+(bytes, gzip size)."""
 
 
-COLUMNS = {"path": "VARCHAR", "check": "VARCHAR", "source": "VARCHAR", "offset": "BIGINT", "length": "BIGINT"}
+COLUMNS = {"path": "VARCHAR", "check": "VARCHAR", "source": "VARCHAR", "offset": "BIGINT", "length": "BIGINT",
+           "bytes": "BIGINT", "gzip": "BIGINT"}
 
 
 class WrittenLog:
@@ -36,11 +39,11 @@ class WrittenLog:
         self.file = folder / f"written-{name}.jsonl"
         self._handle: IO[bytes] | None = None
 
-    def add(self, path: str, check: str, place: tuple[str, int, int] | None = None) -> None:
+    def add(self, path: str, check: str, weight: Weight, place: tuple[str, int, int] | None = None) -> None:
         if self._handle is None:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.file, "ab", buffering=1 << 16)  # noqa: SIM115 - closed by close()
-        self._handle.write(encode_rows(COLUMNS, [(path, check, *(place or (None, None, None)))]))
+        self._handle.write(encode_rows(COLUMNS, [(path, check, *(place or (None, None, None)), *weight)]))
 
     def files(self) -> list[Path]:
         """The file, flushed, if a row was written to it."""
