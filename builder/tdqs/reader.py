@@ -9,6 +9,7 @@ rejected with a reason; its server keeps its other captures.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,7 @@ from tdqs import (
     parse_tool_definitions,
 )
 
+from builder.dates import instant_key
 from builder.engine.incremental import content_key
 from builder.engine.problems import ProblemLog, describe_validation_error, json_path
 from builder.sources import jsonfile
@@ -112,6 +114,11 @@ class Capture:
         return self.report.generated_at
 
     @property
+    def order(self) -> tuple[str, str]:
+        """When it was made, as the instant (`dates.instant_key`), then its capture id."""
+        return instant_key(self.report.generated_at), self.capture_id
+
+    @property
     def foreign_tools_list(self) -> bool:
         """The tools/list beside the report is not the one it scored. tdqs scores every tool of the
         list it is given, so the list a report was scored from names every tool the report scored
@@ -138,6 +145,11 @@ class ToolList:
     """The score's generatedAt, or the time in the capture id of a tools/list never scored."""
     scored: bool
     definitions: dict[str, Definition]
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """When it was captured, as the instant (`dates.instant_key`), then its capture id."""
+        return instant_key(self.captured_at), self.capture_id
 
 
 @dataclass(frozen=True)
@@ -187,7 +199,7 @@ def _newest_list(tool_lists: tuple[ToolList, ...], current: Capture) -> ToolList
     if not tool_lists:
         return None
     newest = tool_lists[-1]
-    if (newest.captured_at, newest.capture_id) < (current.generated_at, current.capture_id):
+    if newest.order < current.order:
         return None  # a score captured later came without its tools/list
     return newest
 
@@ -367,10 +379,15 @@ class _Loaded:
     kept: list[tuple[int, ToolScore]]
 
     @property
+    def stamp(self) -> str:
+        """The report's own timestamp; for a tools/list without a score, the time in its file name."""
+        return self.report.generated_at if self.report else _stamp(self.files.capture_id)
+
+    @property
     def order(self) -> tuple[str, str]:
-        """By the report's own timestamp; a tools/list without a score by its file name."""
-        stamp = self.report.generated_at if self.report else _stamp(self.files.capture_id)
-        return stamp, self.files.capture_id
+        """By the instant of `stamp` (never its text: an offset or a fraction would misorder it),
+        then by capture id."""
+        return instant_key(self.stamp), self.files.capture_id
 
 
 def _load(files: layout.CaptureFiles, data_dir: Path, log: ProblemLog) -> _Loaded | None:
@@ -487,6 +504,7 @@ def read_server(
         (item for files in server_files.captures if (item := _load(files, data_dir, log)) is not None),
         key=lambda item: item.order,
     )
+    _report_same_instants(loaded, data_dir, log)
     if not any(item.report for item in loaded):
         if server_files.captures:
             log.add(folder_name, SYSTEM, "$", "no usable score: the server is listed as not scored yet")
@@ -506,7 +524,7 @@ def read_server(
     unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
     captures = [_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report]
     tool_lists = tuple(
-        ToolList(item.files.capture_id, item.order[0], item.report is not None, item.definitions)
+        ToolList(item.files.capture_id, item.stamp, item.report is not None, item.definitions)
         for item in loaded if item.definitions is not None
     )
     return Server(
@@ -519,6 +537,22 @@ def read_server(
         tool_lists=tool_lists,
         unscored_slugs=unscored_slugs,
     )
+
+
+def _report_same_instants(loaded: list[_Loaded], data_dir: Path, log: ProblemLog) -> None:
+    """A warning for each score made at the same instant as the one before it: which of the two
+    is current cannot be told from their timestamps, so they are ordered by capture id."""
+    scores = [item for item in loaded if item.report is not None and item.files.score is not None]
+    for before, after in itertools.pairwise(scores):
+        if before.order[0] == after.order[0]:
+            assert after.files.score is not None and before.files.score is not None
+            log.add(
+                relative_name(after.files.score, data_dir), SYSTEM, "$.generatedAt",
+                f"generatedAt {after.stamp!r} is the same instant as {before.stamp!r} of "
+                f"{relative_name(before.files.score, data_dir)}: which is newer cannot be told, so they are "
+                f"ordered by capture id and {after.files.capture_id} is taken as the later",
+                severity="warning",
+            )
 
 
 def _unscored_slugs(names: list[str], scored: dict[str, str]) -> dict[str, str]:

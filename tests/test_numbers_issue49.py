@@ -1,0 +1,81 @@
+"""Issue 49, "Numbers": six edge cases of the TDQS figures, each in a hand-made corpus (none occurs
+in `data/` or the demo). The expected figures are worked out here by hand or with `fractions`,
+never with the builder's own code: TDQS = Σ weight × score (25, 20, 20, 15, 10, 10 %), description
+quality = round1(0.6 × mean + 0.4 × min), overall = round1(0.7 × DQ + 0.3 × coherence), half up.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from corpus import definition, report, scores, tool_score, write_capture
+from site_helpers import Page, api, build_in_memory
+
+WEIGHTS = (25, 20, 20, 15, 10, 10)
+
+
+def round1(value: Fraction) -> Fraction:
+    return Fraction(int((value * 10 + Fraction(1, 2)) // 1), 10)
+
+
+def tdqs_by_hand(dims: tuple[int, ...]) -> Fraction:
+    return round1(Fraction(sum(w * d for w, d in zip(WEIGHTS, dims, strict=True)), 100))
+
+
+def overall_by_hand(tools: list[tuple[int, ...]], coherence: tuple[int, ...]) -> tuple[Fraction, Fraction]:
+    """(description quality, overall) of the tools' dimension scores and the coherence answers."""
+    each = [tdqs_by_hand(dims) for dims in tools]
+    quality = round1(Fraction(6, 10) * sum(each) / len(each) + Fraction(4, 10) * min(each))
+    return quality, round1(Fraction(7, 10) * quality + Fraction(3, 10) * round1(Fraction(sum(coherence), 4)))
+
+
+def problems(writer: Any) -> list[tuple[str, str, str]]:
+    document = json.loads(writer.text("build-report.json"))
+    return [(p["file"], p["jsonPath"], p["reason"]) for p in document["problems"]]
+
+
+# ---- 3. Captures are ordered by the instant, never by their text -------------------------------
+
+HIGH, LOW = (3, 3, 3, 4), (2, 2, 2, 3)
+FOURS = (4, 4, 4, 4, 4, 4)
+
+
+def test_captures_are_ordered_by_the_instant_their_timestamp_names(tmp_path: Path) -> None:
+    before, after = overall_by_hand([FOURS], HIGH)[1], overall_by_hand([FOURS], LOW)[1]
+    assert (before, after) == (Fraction(38, 10), Fraction(35, 10))  # 0.7 × 4.0 + 0.3 × 3.3; 0.7 × 4.0 + 0.3 × 2.3
+    # (older, newer): 10:00+05:00 is 05:00Z, an hour before 06:00Z, though its text sorts after it;
+    # 00:00:00.5Z is half a second after 00:00:00Z, though "." sorts before "Z".
+    pairs = {"offset": ("2026-06-01T10:00:00+05:00", "2026-06-01T06:00:00Z"),
+             "fraction": ("2026-06-01T00:00:00Z", "2026-06-01T00:00:00.5Z")}
+    assert all(newer < older for older, newer in pairs.values())  # the text misorders both
+    defn = definition("fetch")
+    for server, (older, newer) in pairs.items():
+        for stem, stamp, coherence in (("b-older", older, HIGH), ("a-newer", newer, LOW)):
+            write_capture(tmp_path, server, report(server, [tool_score(defn, scores(*FOURS))], coherence=coherence,
+                                                   generated_at=stamp), [defn], name=stem)
+    writer, _ = build_in_memory(tmp_path)
+    for server in pairs:
+        document = api(writer, f"api/servers/{server}.json")
+        assert document["scores"]["overallScore"] == float(after), server
+        assert [c["id"] for c in document["captures"]] == ["b-older", "a-newer"], server
+        history = Page(writer.text(f"servers/{server}/index.html")).text
+        assert "overall A 3.8 → A 3.5" in history and "overall A 3.5 → A 3.8" not in history, server
+    changes = Page(writer.text("changes/index.html")).text
+    assert changes.count("3.8 → 3.5 (-0.3)") == 2 and "3.5 → 3.8" not in changes
+    assert not [p for p in problems(writer) if p[1] == "$.generatedAt"]
+
+
+def test_two_captures_at_the_same_instant_are_a_problem_named_in_the_report(tmp_path: Path) -> None:
+    defn = definition("fetch")
+    same = (("c1", "2026-06-01T10:00:00+05:00"), ("c2", "2026-06-01T05:00:00.000Z"))  # both 05:00:00Z
+    for stem, stamp in same:
+        write_capture(tmp_path, "srv", report("srv", [tool_score(defn, scores(*FOURS))], generated_at=stamp), [defn],
+                      name=stem)
+    writer, _ = build_in_memory(tmp_path)
+    [found] = [p for p in problems(writer) if p[1] == "$.generatedAt"]
+    assert found[0] == "servers/srv/c2.score.json"
+    assert "same instant" in found[2] and "servers/srv/c1.score.json" in found[2]
+    assert "same instant" in Page(writer.text("problems/index.html")).text
