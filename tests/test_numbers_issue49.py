@@ -79,3 +79,37 @@ def test_two_captures_at_the_same_instant_are_a_problem_named_in_the_report(tmp_
     assert found[0] == "servers/srv/c2.score.json"
     assert "same instant" in found[2] and "servers/srv/c1.score.json" in found[2]
     assert "same instant" in Page(writer.text("problems/index.html")).text
+
+
+# ---- 1. A partial tools/list never raises coverage above what the report says ----------------
+
+
+def test_a_partial_tools_list_never_raises_coverage_and_is_reported(tmp_path: Path) -> None:
+    listed, stated = 79, 99
+    defs = [definition(f"tool{i:02d}") for i in range(listed)]
+    tools = [tool_score(d, scores(*FOURS)) for d in defs]
+    # Before: every tool listed and scored, toolCount 79: 79 of 79, published.
+    write_capture(tmp_path, "srv", report("srv", tools, generated_at="2026-05-01T00:00:00.000Z"), defs)
+    # Now: the same 79 scored, toolCount 99, and a tools/list beside it that names only the 79.
+    write_capture(tmp_path, "srv", report("srv", tools, generated_at="2026-06-01T00:00:00.000Z", tool_count=stated),
+                  defs)
+    quality, overall = overall_by_hand([FOURS], (4, 5, 5, 4))
+    assert (quality, overall) == (Fraction(4), Fraction(42, 10))  # 0.7 × 4.0 + 0.3 × round1(18/4 = 4.5) = 4.15 → 4.2
+    assert Fraction(listed, stated) < Fraction(4, 5) <= Fraction(listed, listed)  # 79.8%: below the bar, by one tool
+    to_publish = -(-(4 * stated - 5 * listed) // 5)  # ceil((396 − 395) / 5) = 1
+    writer, _ = build_in_memory(tmp_path)
+    text = Page(writer.text("servers/srv/index.html")).text
+    assert f"{listed} of {stated} tools scored" in text and f"{listed} of {listed} tools scored" not in text
+    assert "not published: below 80% coverage" in text and f"Score {to_publish} more tool" in text
+    assert f"{stated - listed} more the capture's toolCount of {stated} counts" in text
+    document = api(writer, "api/servers/srv.json")
+    assert document["scores"]["overallScore"] is None and document["scores"]["coverageOk"] is False
+    assert {k: document["coverage"][k] for k in ("scored", "stale", "unscored", "toolCount")} == {
+        "scored": listed, "stale": 0, "unscored": 0, "toolCount": stated}  # 20 the list does not name
+    # History: from A 4.2 to not published, never "no change".
+    assert "overall tier A → — (A 4.2 → not published)" in text
+    [found] = [p for p in problems(writer) if p[1] == "$.tools"]
+    assert found[0] == "servers/srv/2026-06-01T00-00-00Z.tools.json"
+    assert f"names {listed} tools, fewer than the {stated}" in found[2]
+    assert "partial tools/list" in Page(writer.text("problems/index.html")).text
+    assert "below 80% coverage" in Page(writer.text("servers/index.html")).text

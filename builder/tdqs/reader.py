@@ -145,6 +145,8 @@ class ToolList:
     """The score's generatedAt, or the time in the capture id of a tools/list never scored."""
     scored: bool
     definitions: dict[str, Definition]
+    file: str = ""
+    """The `.tools.json`, relative to the data folder."""
 
     @property
     def order(self) -> tuple[str, str]:
@@ -204,9 +206,10 @@ def _newest_list(tool_lists: tuple[ToolList, ...], current: Capture) -> ToolList
     return newest
 
 
-def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
+def _covered(current: Capture, tool_lists: tuple[ToolList, ...], log: ProblemLog) -> Capture:
     """The current capture with its coverage counted against the newest tools/list, and the
-    aggregate published only when that coverage holds (`builder.tdqs.coverage`)."""
+    aggregate published only when that coverage holds (`builder.tdqs.coverage`). A tools/list that
+    names fewer tools than the report says the server has is partial: a warning on it."""
     newest = _newest_list(tool_lists, current)
     stated = current.report.server_score.tool_count
     if newest is None or not newest.definitions:
@@ -214,6 +217,15 @@ def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
     else:
         listed = {name: definition.input_hash for name, definition in newest.definitions.items()}
         found = coverage(current.tools, stated, listed, newest.capture_id)
+        if found.unlisted:
+            gone = f", less the {found.not_listed} scored tools it no longer names" if found.not_listed else ""
+            log.add(
+                newest.file, SYSTEM, "$.tools",
+                f"a partial tools/list: it names {len(listed)} tools, fewer than the {stated} that "
+                f"{current.file}'s serverScore.toolCount says the server has{gone}; coverage is counted "
+                f"against {found.tool_count}, and the {found.unlisted} it does not name are not scored",
+                severity="warning",
+            )
     return replace(current, coverage=found, server=replace(current.server, coverage_ok=found.ok))
 
 
@@ -524,14 +536,15 @@ def read_server(
     unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
     captures = [_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report]
     tool_lists = tuple(
-        ToolList(item.files.capture_id, item.stamp, item.report is not None, item.definitions)
+        ToolList(item.files.capture_id, item.stamp, item.report is not None, item.definitions,
+                 relative_name(item.files.tools, data_dir) if item.files.tools else "")
         for item in loaded if item.definitions is not None
     )
     return Server(
         server_id=server_files.server_id,
         slug=server_files.slug or slug(server_files.server_id),
         meta=meta,
-        captures=(*captures[:-1], _covered(captures[-1], tool_lists)),
+        captures=(*captures[:-1], _covered(captures[-1], tool_lists, log)),
         unscored_definitions=unscored,
         digest=digest or folder_digest(server_files),
         tool_lists=tool_lists,
