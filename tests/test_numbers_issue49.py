@@ -113,3 +113,38 @@ def test_a_partial_tools_list_never_raises_coverage_and_is_reported(tmp_path: Pa
     assert f"names {listed} tools, fewer than the {stated}" in found[2]
     assert "partial tools/list" in Page(writer.text("problems/index.html")).text
     assert "below 80% coverage" in Page(writer.text("servers/index.html")).text
+
+
+# ---- 2. Every list, comparison, API and download counts the tools as the server page does ------
+
+
+def servers_download(writer: Any) -> dict[str, dict[str, str]]:
+    """downloads/servers.csv.gz, by server id."""
+    import csv
+    import gzip
+    import io
+
+    rows = csv.DictReader(io.StringIO(gzip.decompress(writer.files["downloads/servers.csv.gz"]).decode("utf-8")))
+    return {row["server_id"]: row for row in rows}
+
+
+def test_the_list_compare_pages_api_and_downloads_count_tools_as_the_server_page(tmp_path: Path) -> None:
+    old = [definition(f"tool{i}", f"Does thing {i}.") for i in range(4)]
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(*FOURS)) for d in old]), old)
+    newest = [*old[:3], definition("tool3", "Does thing 3, differently."), definition("added0"), definition("added1")]
+    (tmp_path / "servers/srv/2026-07-01T00-00-00Z.tools.json").write_text(json.dumps({"tools": newest}))
+    other = definition("fetch")
+    write_capture(tmp_path, "other", report("other", [tool_score(other, scores(*FOURS))]), [other])
+    # By hand: tool0-2 scored for their current definition, tool3 changed since, 2 added: 3 of 6.
+    scored, listed = 3, 6
+    writer, _ = build_in_memory(tmp_path)
+    page = Page(writer.text("servers/srv/index.html")).text
+    assert f"{scored} of {listed} tools scored" in page
+    text = f"{scored} of {listed}"
+    assert text in Page(writer.text("servers/index.html")).text and "4 of 4" not in writer.text("servers/index.html")
+    compare = writer.text("compare/other/index.html")
+    assert f"{text} (below 80%: not published)" in Page(compare).text and "4 of 4" not in compare
+    scores_api = api(writer, "api/servers/srv.json")["scores"]
+    assert (scores_api["scoredToolCount"], scores_api["toolCount"]) == (scored, listed)  # what compare.js prints
+    row = servers_download(writer)["srv"]
+    assert (row["scored_tool_count"], row["tool_count"]) == (str(scored), str(listed))
