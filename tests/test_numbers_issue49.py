@@ -148,3 +148,32 @@ def test_the_list_compare_pages_api_and_downloads_count_tools_as_the_server_page
     assert (scores_api["scoredToolCount"], scores_api["toolCount"]) == (scored, listed)  # what compare.js prints
     row = servers_download(writer)["srv"]
     assert (row["scored_tool_count"], row["tool_count"]) == (str(scored), str(listed))
+
+
+# ---- 5. A tool the newest tools/list no longer has sets no minimum -----------------------------
+
+
+def test_a_tool_no_longer_listed_sets_no_minimum_and_no_advice_names_it(tmp_path: Path) -> None:
+    kept = [definition("lookup", "Looks a thing up."), definition("search", "Searches things.")]
+    gone = definition("retired_tool", "Did a thing once.")
+    low = (2, 2, 2, 2, 2, 2)
+    tools = [tool_score(d, scores(*FOURS)) for d in kept] + [tool_score(gone, scores(*low))]
+    write_capture(tmp_path, "srv", report("srv", tools), [*kept, gone])
+    (tmp_path / "servers/srv/2026-07-01T00-00-00Z.tools.json").write_text(json.dumps({"tools": kept}))
+    # By hand: over the current tool set (lookup, search: TDQS 4.0 each) DQ = round1(0.6 × 4.0 + 0.4 × 4.0) = 4.0,
+    # overall = round1(0.7 × 4.0 + 0.3 × round1(18/4)) = round1(4.15) = 4.2; with retired_tool (TDQS 2.0) it was
+    # round1(0.6 × 10/3 + 0.4 × 2.0) = 2.8, overall round1(0.7 × 2.8 + 0.3 × 4.5) = round1(3.31) = 3.3.
+    quality, overall = overall_by_hand([FOURS, FOURS], (4, 5, 5, 4))
+    assert (quality, overall) == (Fraction(4), Fraction(42, 10))
+    assert overall_by_hand([FOURS, FOURS, low], (4, 5, 5, 4)) == (Fraction(28, 10), Fraction(33, 10))
+    writer, _ = build_in_memory(tmp_path)
+    html = writer.text("servers/srv/index.html")
+    text = Page(html).text
+    assert "2 of 2 tools scored" in text and "1 scored tool is no longer listed" in text
+    assert "Description quality = round1(0.6 × mean 4.0 + 0.4 × min 4.0) = 4.0" in text
+    assert "min 2.0" not in text
+    document = api(writer, "api/servers/srv.json")["scores"]
+    assert (document["descriptionQualityScore"], document["overallScore"]) == (float(quality), float(overall))
+    description_and_advice = html[html.index("Tool definition quality"): html.index("<h2>Tools, worst first</h2>")]
+    assert "retired_tool" not in Page(description_and_advice).text
+    assert "retired_tool" in text  # still listed among the tools, as no longer listed

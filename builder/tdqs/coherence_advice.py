@@ -61,7 +61,7 @@ class CoherenceStep:
 
 def coherence_steps(capture: Capture) -> list[CoherenceStep]:
     rolled = capture.server.rollup
-    values = [tool.checked.tdqs for tool in capture.tools]
+    values = [tool.checked.tdqs for tool in capture.current_tools]
     steps: list[CoherenceStep] = []
     for dimension in COHERENCE_DIMENSIONS:
         score = rolled.coherence_justifications[dimension.key].score
@@ -80,7 +80,7 @@ def coherence_steps(capture: Capture) -> list[CoherenceStep]:
             coherence_before=rolled.coherence_score, coherence_after=after.coherence_score,
             before=rolled if capture.server.coverage_ok else None,
             after=after if capture.server.coverage_ok else None,
-            naming=(name_pattern(sorted({*(tool.name for tool in capture.tools), *capture.unscored}))
+            naming=(name_pattern(sorted({*(tool.name for tool in capture.current_tools), *capture.unscored}))
                     if dimension.key == "naming_consistency" else None),
             tool_count=rolled.tool_count if dimension.key == "tool_count_appropriateness" else None,
         ))

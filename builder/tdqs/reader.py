@@ -37,7 +37,7 @@ from builder.tdqs import layout
 from builder.tdqs.coverage import Coverage, coverage
 from builder.tdqs.input_hash import input_hash
 from builder.tdqs.models import ServerMeta
-from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
+from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool, rollup
 from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 
 SYSTEM = "tdqs"
@@ -108,6 +108,16 @@ class Capture:
     coverage: Coverage | None = None
     """For the current capture: how much of the server it covers, against the newest tools/list
     (`builder.tdqs.coverage`); `server.coverage_ok` is this coverage's verdict."""
+    dropped: frozenset[str] = frozenset()
+    """For the current capture: the scored tools the newest tools/list no longer names. They keep
+    their pages, but the server's aggregate, its formula and its advice are over `current_tools`."""
+
+    @property
+    def current_tools(self) -> tuple[ToolRecord, ...]:
+        """The scored tools of the server's current tool set: every scored tool, less `dropped`."""
+        if not self.dropped:
+            return self.tools
+        return tuple(tool for tool in self.tools if tool.name not in self.dropped)
 
     @property
     def generated_at(self) -> str:
@@ -226,7 +236,12 @@ def _covered(current: Capture, tool_lists: tuple[ToolList, ...], log: ProblemLog
                 f"against {found.tool_count}, and the {found.unlisted} it does not name are not scored",
                 severity="warning",
             )
-    return replace(current, coverage=found, server=replace(current.server, coverage_ok=found.ok))
+    dropped = frozenset(t.name for t in current.tools if newest is not None and t.name not in newest.definitions)
+    kept = [tool.checked for tool in current.tools if tool.name not in dropped]
+    # The specification aggregates over the server's tool set: a tool it no longer has sets no minimum.
+    rolled = rollup(kept, current.report.server_score) if dropped and kept else current.server.rollup
+    return replace(current, coverage=found, dropped=dropped if kept else frozenset(),
+                   server=replace(current.server, coverage_ok=found.ok, rollup=rolled))
 
 
 @dataclass(frozen=True)

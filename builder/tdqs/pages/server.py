@@ -277,7 +277,7 @@ def formula_numbers(capture: Capture) -> tuple[str, str]:
     """(mean, min) for the description-quality formula line. tdqs's `mean_tdqs` is itself rounded
     to one decimal, and the formula takes the exact mean: printed rounded, it does not always give
     back the score beside it."""
-    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.tools]
+    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.current_tools]
     mean, low = Fraction(sum(tenths), 10 * len(tenths)), Fraction(min(tenths), 10)
     result = numbers.exact(capture.server.rollup.description_quality_score)
     weight_mean, weight_min = Fraction(6, 10), Fraction(4, 10)
