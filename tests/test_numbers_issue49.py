@@ -177,3 +177,36 @@ def test_a_tool_no_longer_listed_sets_no_minimum_and_no_advice_names_it(tmp_path
     description_and_advice = html[html.index("Tool definition quality"): html.index("<h2>Tools, worst first</h2>")]
     assert "retired_tool" not in Page(description_and_advice).text
     assert "retired_tool" in text  # still listed among the tools, as no longer listed
+
+
+# ---- 4. Stale means the definition known now is newer than the one scored -----------------------
+
+
+def test_tools_scored_after_the_newest_tools_list_are_not_stale(tmp_path: Path) -> None:
+    first = [definition(f"tool{i}", f"Does thing {i}.") for i in range(3)]
+    second = [definition(f"tool{i}", f"Does thing {i}, now with its limits said.") for i in range(3)]
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(*FOURS)) for d in first],
+                                          generated_at="2026-05-01T00:00:00.000Z"), first)
+    # Rescored a month later for the new definitions, filed without its tools/list: the newest list
+    # known (May's) is older than this score, so it says nothing of what was scored.
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(*FOURS)) for d in second],
+                                          generated_at="2026-06-01T00:00:00.000Z"))
+    writer, _ = build_in_memory(tmp_path)
+    html = writer.text("servers/srv/index.html")
+    text = Page(html).text
+    assert "3 of 3 tools scored" in text  # by hand: 3 scored, toolCount 3, no tools/list as new as the score
+    assert html.count("<i>stale</i>") == 1  # the legend's, and no tool's
+    assert [t["stale"] for t in api(writer, "api/servers/srv.json")["tools"]] == [False, False, False]
+    for i in range(3):
+        assert "Stale: scored" not in Page(writer.text(f"servers/srv/tools/tool{i}/index.html")).text
+
+
+def test_a_tools_list_captured_after_the_score_still_makes_a_changed_tool_stale(tmp_path: Path) -> None:
+    defs = [definition(f"tool{i}", f"Does thing {i}.") for i in range(3)]
+    write_capture(tmp_path, "srv", report("srv", [tool_score(d, scores(*FOURS)) for d in defs]), defs)
+    changed = [*defs[:2], definition("tool2", "Does thing 2, differently.")]
+    (tmp_path / "servers/srv/2026-07-01T00-00-00Z.tools.json").write_text(json.dumps({"tools": changed}))
+    writer, _ = build_in_memory(tmp_path)
+    # By hand: tool0, tool1 scored for their current definition, tool2 changed since: 2 of 3, 1 stale.
+    assert "2 of 3 tools scored" in Page(writer.text("servers/srv/index.html")).text
+    assert [t["stale"] for t in api(writer, "api/servers/srv.json")["tools"]] == [False, False, True]

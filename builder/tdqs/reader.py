@@ -75,7 +75,7 @@ class ToolRecord:
     definition: Definition | None
     """The definition as scored, from the capture's tools/list, when it has one."""
     latest_hash: str | None
-    """inputHash of the server's newest known definition of this tool (may be newer than the score)."""
+    """inputHash of the newest definition of this tool in a tools/list at least as new as the score."""
 
     @property
     def score(self):
@@ -87,7 +87,8 @@ class ToolRecord:
 
     @property
     def stale(self) -> bool:
-        """Scored against a definition that is no longer the newest one known."""
+        """Scored for a definition that a tools/list captured since (or beside it) no longer has: the
+        definition known now is newer than the one scored."""
         return self.latest_hash is not None and self.latest_hash != self.input_hash
 
 
@@ -536,10 +537,16 @@ def read_server(
         if server_files.captures:
             log.add(folder_name, SYSTEM, "$", "no usable score: the server is listed as not scored yet")
         return None
-    # The newest definition of each tool: a score made for another hash is stale.
-    latest: dict[str, str] = {}
-    for item in loaded:
-        latest.update({n: d.input_hash for n, d in (item.definitions or {}).items()})
+    # For each score, the newest definition of each tool known from a tools/list at least as new as
+    # the score: a score made for another hash is stale. A tools/list older than the score says
+    # nothing of it (the score was made for a definition that list did not have yet).
+    latest_from: dict[int, dict[str, str]] = {}
+    known: dict[str, str] = {}
+    for position in range(len(loaded) - 1, -1, -1):
+        item = loaded[position]
+        known = {**{n: d.input_hash for n, d in (item.definitions or {}).items()}, **known}
+        if item.report is not None:
+            latest_from[position] = known
     newest = loaded[-1]
     unscored = {n: d.input_hash for n, d in (newest.definitions or {}).items()} if newest.report is None else {}
     slugs = distinct_slugs(tool.name for item in loaded for _, tool in item.kept)
@@ -549,7 +556,8 @@ def read_server(
     current = next(item for item in reversed(loaded) if item.report)
     scored_now = {tool.name for _, tool in current.kept}
     unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
-    captures = [_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report]
+    captures = [_capture(item, meta, slugs, latest_from[position], data_dir, log)
+                for position, item in enumerate(loaded) if item.report]
     tool_lists = tuple(
         ToolList(item.files.capture_id, item.stamp, item.report is not None, item.definitions,
                  relative_name(item.files.tools, data_dir) if item.files.tools else "")
