@@ -210,3 +210,28 @@ def test_a_tools_list_captured_after_the_score_still_makes_a_changed_tool_stale(
     # By hand: tool0, tool1 scored for their current definition, tool2 changed since: 2 of 3, 1 stale.
     assert "2 of 3 tools scored" in Page(writer.text("servers/srv/index.html")).text
     assert [t["stale"] for t in api(writer, "api/servers/srv.json")["tools"]] == [False, False, True]
+
+
+# ---- 6. A coherence table that disagrees with the score above it is reported --------------------
+
+
+def test_coherence_justifications_that_disagree_with_the_coherence_score_are_reported(tmp_path: Path) -> None:
+    defn = definition("fetch")
+    document = report("srv", [tool_score(defn, scores(*FOURS))], coherence=(2, 5, 5, 4)).model_dump(mode="json")
+    document["serverScore"]["coherenceJustifications"]["disambiguation"]["score"] = 5  # the field stays 2
+    write_capture(tmp_path, "srv", document, [defn])
+    # By hand: coherence = round1((2 + 5 + 5 + 4) / 4) = 4.0 (the justifications' 5 would give round1(19/4) = 4.8);
+    # overall = round1(0.7 × 4.0 + 0.3 × 4.0) = 4.0.
+    coherence = round1(Fraction(2 + 5 + 5 + 4, 4))
+    assert coherence == 4 and round1(Fraction(5 + 5 + 5 + 4, 4)) == Fraction(48, 10)
+    assert overall_by_hand([FOURS], (2, 5, 5, 4)) == (Fraction(4), Fraction(4))
+    writer, _ = build_in_memory(tmp_path)
+    html = writer.text("servers/srv/index.html")
+    table = html[html.index("<h2>Coherence"): html.index("<h3>Shadowing risks</h3>")]
+    assert "A 4.0" in Page(table).text
+    assert "Disambiguation 2 (its justification says 5: a data problem)" in Page(table).text
+    assert api(writer, "api/servers/srv.json")["coherence"]["disambiguation"] == 2
+    [found] = [p for p in problems(writer) if p[1] == "$.serverScore.coherenceJustifications.disambiguation.score"]
+    assert found[0] == "servers/srv/2026-06-01T00-00-00Z.score.json"
+    assert "justification score 5 disagrees with 2 in $.serverScore.disambiguation" in found[2]
+    assert "coherenceJustifications.disambiguation.score" in Page(writer.text("problems/index.html")).text

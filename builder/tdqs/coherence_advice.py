@@ -19,6 +19,7 @@ from tdqs import COHERENCE_DIMENSIONS, ServerScore
 
 from builder.tdqs.name_pattern import NamePattern, name_pattern
 from builder.tdqs.reader import Capture
+from builder.tdqs.recompute import coherence_scores
 from builder.tdqs.tool_reach import project
 
 GOOD = 4
@@ -64,7 +65,7 @@ def coherence_steps(capture: Capture) -> list[CoherenceStep]:
     values = [tool.checked.tdqs for tool in capture.current_tools]
     steps: list[CoherenceStep] = []
     for dimension in COHERENCE_DIMENSIONS:
-        score = rolled.coherence_justifications[dimension.key].score
+        score = coherence_scores(rolled)[dimension.key]  # what the coherence score is computed from
         if score >= GOOD:
             continue
         target = GOOD
