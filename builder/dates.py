@@ -7,6 +7,9 @@ at build time (that would read the clock); static/time.js adds it in the browser
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -21,3 +24,24 @@ def day_words(timestamp: str | None) -> str:
     if not 1 <= int(month) <= 12:
         return timestamp
     return f"{int(day)} {MONTHS[int(month) - 1]} {year}"
+
+
+_RFC3339 = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$", re.IGNORECASE)
+
+
+def instant_key(timestamp: str) -> str:
+    """The instant an RFC 3339 timestamp names, as text that sorts in time order: converted to UTC,
+    with nine fraction digits (`2026-06-01T10:00:00+05:00` → `2026-06-01T05:00:00.000000000Z`).
+
+    Captures are ordered by when they were made. Their own text does not sort that way: an offset
+    (`10:00+05:00` is before `06:00Z`) or a fraction (`00.5Z` sorts before `00Z`, since `.` is before
+    `Z`) would put an older capture last. A timestamp that is not RFC 3339 is returned as it is."""
+    found = _RFC3339.match(timestamp)
+    if found is None:
+        return timestamp
+    whole, fraction, offset = found.groups()
+    try:
+        utc = datetime.fromisoformat(whole + ("+00:00" if offset.upper() == "Z" else offset)).astimezone(UTC)
+    except (ValueError, OverflowError):  # no such date, or an offset that leaves year 1 or 9999
+        return timestamp
+    return f"{utc:%Y-%m-%dT%H:%M:%S}.{(fraction or '').ljust(9, '0')}Z"

@@ -2,7 +2,10 @@
 to a grade on any page bands to that grade, and every printed formula gives its printed result.
 Issue 35 adds: every figure of the FlowMCP statistics bands like its exact value (worked out here
 from the drawn corpus), and every share printed on the TDQS home page and the CLEO section is its
-exact count ratio rounded once, half up.
+exact count ratio rounded once, half up. Issue 49 adds: for random tools/lists (changed, dropped and
+added tools, partial lists, toolCounts above and below the tools scored), the servers list, the
+static comparisons, the API (what compare.js prints) and the downloads count a server's tools as its
+page does.
 
 The corpora lean on the edges (descriptions that are blank or restate the name, stored scores
 that disagree, means a hair below a band, CLEO totals that are not their sum). The bands and
@@ -23,7 +26,7 @@ from corpus import definition, report, scores, tool_score, write_capture
 from flowmcp_fixtures import answer, entry, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from site_helpers import Page, build_in_memory
+from site_helpers import Page, api, build_in_memory
 from tdqs import TOOL_DIMENSIONS
 from test_cleo_reader import grade_row, write_lines
 
@@ -254,3 +257,80 @@ def test_every_printed_number_bands_to_its_grade_and_every_formula_holds(
     # Every tool and server page prints at least one TDQS grade with its score, and every server
     # page its formula: the property is never vacuous.
     assert checked >= 2 * len(tdqs_servers)
+
+
+# ---- issue 49: every count of a server's tools is the server page's ---------------------------
+
+ToolFate = st.sampled_from(["kept", "changed", "dropped"])
+coverage_servers = st.lists(
+    st.tuples(
+        st.lists(ToolFate, min_size=1, max_size=4),  # each scored tool's fate in a newer tools/list
+        st.integers(-1, 3),  # toolCount − the number of tools scored (below zero: more scored than the server has)
+        st.integers(0, 2),  # tools the newer tools/list adds
+        st.sampled_from(["none", "beside", "newer"]),  # where the tools/list is: none, beside the score, or newer
+    ),
+    min_size=1, max_size=4,
+)
+
+SCORED_LINE = re.compile(r"Description quality = round1\([^)]*\)(?: = [\d.]+)?\. (\d+)(?: of (\d+))? tools scored")
+
+
+def write_coverage_corpus(data: Path, drawn: list[tuple[list[str], int, int, str]]) -> None:
+    for s, (fates, extra, added, where) in enumerate(drawn):
+        defs = [definition(f"tool_{t}", f"Does thing {t}.") for t in range(len(fates))]
+        tools = [tool_score(d, scores(4, 4, 3, 4, 3, 4)) for d in defs]
+        rep = report(f"srv-{s}", tools, tool_count=max(1, len(tools) + extra))
+        write_capture(data, f"srv-{s}", rep, defs if where == "beside" else None)
+        if where == "newer":
+            newer = [definition(d["name"], "Does it another way.") if fate == "changed" else d
+                     for d, fate in zip(defs, fates, strict=True) if fate != "dropped"]
+            newer += [definition(f"added_{a}") for a in range(added)]
+            if newer:
+                (data / f"servers/srv-{s}/2026-07-01T00-00-00Z.tools.json").write_text(json.dumps({"tools": newer}))
+
+
+def row_with(html: str, link: str) -> list[str]:
+    """The cells of the table row that links to `link`."""
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, flags=re.S):
+        if f'href="{link}"' in row:
+            return [Page(cell).text.strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, flags=re.S)]
+    raise AssertionError(f"no row links to {link}")
+
+
+def server_downloads(writer: Any) -> dict[str, dict[str, str]]:
+    import csv
+    import gzip
+    import io
+
+    text = gzip.decompress(writer.files["downloads/servers.csv.gz"]).decode("utf-8")
+    return {row["server_id"]: row for row in csv.DictReader(io.StringIO(text))}
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coverage_servers)
+def test_the_list_compare_pages_api_and_downloads_count_tools_as_the_server_page(
+    drawn: list[tuple[list[str], int, int, str]]
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        write_coverage_corpus(data, drawn)
+        writer, _ = build_in_memory(data)
+        listing = writer.text("servers/index.html")
+        downloads = server_downloads(writer)
+        for s in range(len(drawn)):
+            server = f"srv-{s}"
+            found = SCORED_LINE.search(Page(writer.text(f"servers/{server}/index.html")).text)
+            assert found is not None, server
+            scored, count = int(found[1]), int(found[2]) if found[2] else None
+            scores_api = api(writer, f"api/servers/{server}.json")["scores"]
+            if count is None:  # "5 tools scored, more than the 3 the capture's toolCount says the server has"
+                assert scores_api["scoredToolCount"] == scored > scores_api["toolCount"], server
+                count = scores_api["toolCount"]
+            assert (scores_api["scoredToolCount"], scores_api["toolCount"]) == (scored, count), server
+            text = f"{scored} of {count}"  # compare.js prints scoredToolCount + " of " + toolCount
+            assert (text if scored != count else str(scored)) in row_with(listing, f"{server}/"), server
+            compare = writer.text(f"compare/{server}/index.html")
+            first = re.search(r'<tr data-measure="coverage">.*?<td class="num">(.*?)</td>', compare, flags=re.S)
+            assert first is not None and Page(first[1]).text.startswith(text), (server, first)
+            row = downloads[server]
+            assert (int(row["scored_tool_count"]), int(row["tool_count"])) == (scored, count), server

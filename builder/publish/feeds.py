@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from builder import urls
 from builder.config import SiteConfig
+from builder.dates import instant_key
 
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 TAG_AUTHORITY = "scorecards.invalid,2026"
@@ -38,8 +39,8 @@ class FeedEntry:
 
 
 def entry_order(entry: FeedEntry) -> tuple[str, str]:
-    """Feeds list their entries by this, greatest (newest) first."""
-    return entry.updated, entry.key
+    """Feeds list their entries by this, greatest (newest) first: by the instant, never the text."""
+    return instant_key(entry.updated), entry.key
 
 
 def atom(title: str, feed_path: str, entries: Sequence[FeedEntry], config: SiteConfig, history: str | None = None

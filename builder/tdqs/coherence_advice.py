@@ -19,6 +19,7 @@ from tdqs import COHERENCE_DIMENSIONS, ServerScore
 
 from builder.tdqs.name_pattern import NamePattern, name_pattern
 from builder.tdqs.reader import Capture
+from builder.tdqs.recompute import coherence_scores
 from builder.tdqs.tool_reach import project
 
 GOOD = 4
@@ -61,10 +62,10 @@ class CoherenceStep:
 
 def coherence_steps(capture: Capture) -> list[CoherenceStep]:
     rolled = capture.server.rollup
-    values = [tool.checked.tdqs for tool in capture.tools]
+    values = [tool.checked.tdqs for tool in capture.current_tools]
     steps: list[CoherenceStep] = []
     for dimension in COHERENCE_DIMENSIONS:
-        score = rolled.coherence_justifications[dimension.key].score
+        score = coherence_scores(rolled)[dimension.key]  # what the coherence score is computed from
         if score >= GOOD:
             continue
         target = GOOD
@@ -80,7 +81,7 @@ def coherence_steps(capture: Capture) -> list[CoherenceStep]:
             coherence_before=rolled.coherence_score, coherence_after=after.coherence_score,
             before=rolled if capture.server.coverage_ok else None,
             after=after if capture.server.coverage_ok else None,
-            naming=(name_pattern(sorted({*(tool.name for tool in capture.tools), *capture.unscored}))
+            naming=(name_pattern(sorted({*(tool.name for tool in capture.current_tools), *capture.unscored}))
                     if dimension.key == "naming_consistency" else None),
             tool_count=rolled.tool_count if dimension.key == "tool_count_appropriateness" else None,
         ))

@@ -8,6 +8,11 @@ counts as scored only when the hash of its scored definition (`contextSignals.in
 hash of its definition in that tools/list; a tool scored for another definition is stale, and a
 tool of the list without a score is unscored. Without such a tools/list the capture's own
 `serverScore.toolCount` is the server's tool count and every scored tool counts, as tdqs counts them.
+
+A tools/list never lowers the count below what the report says the server has: a list that names
+fewer tools than `serverScore.toolCount` is partial (a page of a paginated tools/list, a truncated
+file), and the tools it lacks are counted as not scored. Only tools known to be gone (scored, and
+absent from a newer list) come off the report's count.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ class Coverage:
     """The capture id of the newest tools/list counted against; None when the toolCount is."""
     stated_tool_count: int
     """The capture's own serverScore.toolCount."""
+    unlisted: int = 0
+    """Tools the report says the server has that a partial tools/list does not name (not scored)."""
 
     @property
     def ok(self) -> bool:
@@ -71,8 +78,10 @@ def coverage(
     hashes = {tool.name: tool.input_hash for tool in tools}
     scored = sum(1 for name, digest in newest.items() if hashes.get(name) == digest)
     stale = sum(1 for name, digest in newest.items() if name in hashes and hashes[name] != digest)
+    not_listed = sum(1 for name in hashes if name not in newest)
+    tool_count = max(len(newest), stated_tool_count - not_listed)
     return Coverage(
-        tool_count=len(newest), scored=scored, stale=stale, unscored=len(newest) - scored - stale,
-        not_listed=sum(1 for name in hashes if name not in newest), tools_capture=tools_capture,
-        stated_tool_count=stated_tool_count,
+        tool_count=tool_count, scored=scored, stale=stale, unscored=len(newest) - scored - stale,
+        not_listed=not_listed, tools_capture=tools_capture, stated_tool_count=stated_tool_count,
+        unlisted=tool_count - len(newest),
     )

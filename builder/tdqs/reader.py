@@ -9,6 +9,7 @@ rejected with a reason; its server keeps its other captures.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,7 @@ from tdqs import (
     parse_tool_definitions,
 )
 
+from builder.dates import instant_key
 from builder.engine.incremental import content_key
 from builder.engine.problems import ProblemLog, describe_validation_error, json_path
 from builder.sources import jsonfile
@@ -35,7 +37,7 @@ from builder.tdqs import layout
 from builder.tdqs.coverage import Coverage, coverage
 from builder.tdqs.input_hash import input_hash
 from builder.tdqs.models import ServerMeta
-from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool
+from builder.tdqs.recompute import CheckedServer, CheckedTool, check_server, check_tool, rollup
 from builder.urls import clash_reason, distinct_slugs, slug, slug_clashes
 
 SYSTEM = "tdqs"
@@ -73,7 +75,7 @@ class ToolRecord:
     definition: Definition | None
     """The definition as scored, from the capture's tools/list, when it has one."""
     latest_hash: str | None
-    """inputHash of the server's newest known definition of this tool (may be newer than the score)."""
+    """inputHash of the newest definition of this tool in a tools/list at least as new as the score."""
 
     @property
     def score(self):
@@ -85,7 +87,8 @@ class ToolRecord:
 
     @property
     def stale(self) -> bool:
-        """Scored against a definition that is no longer the newest one known."""
+        """Scored for a definition that a tools/list captured since (or beside it) no longer has: the
+        definition known now is newer than the one scored."""
         return self.latest_hash is not None and self.latest_hash != self.input_hash
 
 
@@ -106,10 +109,25 @@ class Capture:
     coverage: Coverage | None = None
     """For the current capture: how much of the server it covers, against the newest tools/list
     (`builder.tdqs.coverage`); `server.coverage_ok` is this coverage's verdict."""
+    dropped: frozenset[str] = frozenset()
+    """For the current capture: the scored tools the newest tools/list no longer names. They keep
+    their pages, but the server's aggregate, its formula and its advice are over `current_tools`."""
+
+    @property
+    def current_tools(self) -> tuple[ToolRecord, ...]:
+        """The scored tools of the server's current tool set: every scored tool, less `dropped`."""
+        if not self.dropped:
+            return self.tools
+        return tuple(tool for tool in self.tools if tool.name not in self.dropped)
 
     @property
     def generated_at(self) -> str:
         return self.report.generated_at
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """When it was made, as the instant (`dates.instant_key`), then its capture id."""
+        return instant_key(self.report.generated_at), self.capture_id
 
     @property
     def foreign_tools_list(self) -> bool:
@@ -138,6 +156,13 @@ class ToolList:
     """The score's generatedAt, or the time in the capture id of a tools/list never scored."""
     scored: bool
     definitions: dict[str, Definition]
+    file: str = ""
+    """The `.tools.json`, relative to the data folder."""
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """When it was captured, as the instant (`dates.instant_key`), then its capture id."""
+        return instant_key(self.captured_at), self.capture_id
 
 
 @dataclass(frozen=True)
@@ -187,14 +212,15 @@ def _newest_list(tool_lists: tuple[ToolList, ...], current: Capture) -> ToolList
     if not tool_lists:
         return None
     newest = tool_lists[-1]
-    if (newest.captured_at, newest.capture_id) < (current.generated_at, current.capture_id):
+    if newest.order < current.order:
         return None  # a score captured later came without its tools/list
     return newest
 
 
-def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
+def _covered(current: Capture, tool_lists: tuple[ToolList, ...], log: ProblemLog) -> Capture:
     """The current capture with its coverage counted against the newest tools/list, and the
-    aggregate published only when that coverage holds (`builder.tdqs.coverage`)."""
+    aggregate published only when that coverage holds (`builder.tdqs.coverage`). A tools/list that
+    names fewer tools than the report says the server has is partial: a warning on it."""
     newest = _newest_list(tool_lists, current)
     stated = current.report.server_score.tool_count
     if newest is None or not newest.definitions:
@@ -202,7 +228,21 @@ def _covered(current: Capture, tool_lists: tuple[ToolList, ...]) -> Capture:
     else:
         listed = {name: definition.input_hash for name, definition in newest.definitions.items()}
         found = coverage(current.tools, stated, listed, newest.capture_id)
-    return replace(current, coverage=found, server=replace(current.server, coverage_ok=found.ok))
+        if found.unlisted:
+            gone = f", less the {found.not_listed} scored tools it no longer names" if found.not_listed else ""
+            log.add(
+                newest.file, SYSTEM, "$.tools",
+                f"a partial tools/list: it names {len(listed)} tools, fewer than the {stated} that "
+                f"{current.file}'s serverScore.toolCount says the server has{gone}; coverage is counted "
+                f"against {found.tool_count}, and the {found.unlisted} it does not name are not scored",
+                severity="warning",
+            )
+    dropped = frozenset(t.name for t in current.tools if newest is not None and t.name not in newest.definitions)
+    kept = [tool.checked for tool in current.tools if tool.name not in dropped]
+    # The specification aggregates over the server's tool set: a tool it no longer has sets no minimum.
+    rolled = rollup(kept, current.report.server_score) if dropped and kept else current.server.rollup
+    return replace(current, coverage=found, dropped=dropped if kept else frozenset(),
+                   server=replace(current.server, coverage_ok=found.ok, rollup=rolled))
 
 
 @dataclass(frozen=True)
@@ -367,10 +407,15 @@ class _Loaded:
     kept: list[tuple[int, ToolScore]]
 
     @property
+    def stamp(self) -> str:
+        """The report's own timestamp; for a tools/list without a score, the time in its file name."""
+        return self.report.generated_at if self.report else _stamp(self.files.capture_id)
+
+    @property
     def order(self) -> tuple[str, str]:
-        """By the report's own timestamp; a tools/list without a score by its file name."""
-        stamp = self.report.generated_at if self.report else _stamp(self.files.capture_id)
-        return stamp, self.files.capture_id
+        """By the instant of `stamp` (never its text: an offset or a fraction would misorder it),
+        then by capture id."""
+        return instant_key(self.stamp), self.files.capture_id
 
 
 def _load(files: layout.CaptureFiles, data_dir: Path, log: ProblemLog) -> _Loaded | None:
@@ -487,14 +532,21 @@ def read_server(
         (item for files in server_files.captures if (item := _load(files, data_dir, log)) is not None),
         key=lambda item: item.order,
     )
+    _report_same_instants(loaded, data_dir, log)
     if not any(item.report for item in loaded):
         if server_files.captures:
             log.add(folder_name, SYSTEM, "$", "no usable score: the server is listed as not scored yet")
         return None
-    # The newest definition of each tool: a score made for another hash is stale.
-    latest: dict[str, str] = {}
-    for item in loaded:
-        latest.update({n: d.input_hash for n, d in (item.definitions or {}).items()})
+    # For each score, the newest definition of each tool known from a tools/list at least as new as
+    # the score: a score made for another hash is stale. A tools/list older than the score says
+    # nothing of it (the score was made for a definition that list did not have yet).
+    latest_from: dict[int, dict[str, str]] = {}
+    known: dict[str, str] = {}
+    for position in range(len(loaded) - 1, -1, -1):
+        item = loaded[position]
+        known = {**{n: d.input_hash for n, d in (item.definitions or {}).items()}, **known}
+        if item.report is not None:
+            latest_from[position] = known
     newest = loaded[-1]
     unscored = {n: d.input_hash for n, d in (newest.definitions or {}).items()} if newest.report is None else {}
     slugs = distinct_slugs(tool.name for item in loaded for _, tool in item.kept)
@@ -504,21 +556,39 @@ def read_server(
     current = next(item for item in reversed(loaded) if item.report)
     scored_now = {tool.name for _, tool in current.kept}
     unscored_slugs = _unscored_slugs([name for name in listed if name not in scored_now], slugs)
-    captures = [_capture(item, meta, slugs, latest, data_dir, log) for item in loaded if item.report]
+    captures = [_capture(item, meta, slugs, latest_from[position], data_dir, log)
+                for position, item in enumerate(loaded) if item.report]
     tool_lists = tuple(
-        ToolList(item.files.capture_id, item.order[0], item.report is not None, item.definitions)
+        ToolList(item.files.capture_id, item.stamp, item.report is not None, item.definitions,
+                 relative_name(item.files.tools, data_dir) if item.files.tools else "")
         for item in loaded if item.definitions is not None
     )
     return Server(
         server_id=server_files.server_id,
         slug=server_files.slug or slug(server_files.server_id),
         meta=meta,
-        captures=(*captures[:-1], _covered(captures[-1], tool_lists)),
+        captures=(*captures[:-1], _covered(captures[-1], tool_lists, log)),
         unscored_definitions=unscored,
         digest=digest or folder_digest(server_files),
         tool_lists=tool_lists,
         unscored_slugs=unscored_slugs,
     )
+
+
+def _report_same_instants(loaded: list[_Loaded], data_dir: Path, log: ProblemLog) -> None:
+    """A warning for each score made at the same instant as the one before it: which of the two
+    is current cannot be told from their timestamps, so they are ordered by capture id."""
+    scores = [item for item in loaded if item.report is not None and item.files.score is not None]
+    for before, after in itertools.pairwise(scores):
+        if before.order[0] == after.order[0]:
+            assert after.files.score is not None and before.files.score is not None
+            log.add(
+                relative_name(after.files.score, data_dir), SYSTEM, "$.generatedAt",
+                f"generatedAt {after.stamp!r} is the same instant as {before.stamp!r} of "
+                f"{relative_name(before.files.score, data_dir)}: which is newer cannot be told, so they are "
+                f"ordered by capture id and {after.files.capture_id} is taken as the later",
+                severity="warning",
+            )
 
 
 def _unscored_slugs(names: list[str], scored: dict[str, str]) -> dict[str, str]:

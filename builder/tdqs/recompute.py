@@ -239,6 +239,18 @@ _ROLLUP_FIELDS = (
 )
 
 
+def _camel(key: str) -> str:
+    """`naming_consistency` → `namingConsistency`, as the capture's JSON spells it."""
+    first, *rest = key.split("_")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+def coherence_scores(server_score: ServerScore) -> dict[str, int]:
+    """The coherence dimension scores the coherence score is computed from (the rollup's fields,
+    not the justifications' copies of them, which a capture can contradict)."""
+    return cast(dict[str, int], dict(coherence_of(server_score).scores))
+
+
 def rollup(tools: Sequence[CheckedTool], server_score: ServerScore) -> ServerScore:
     return rollup_server_score(
         coherence=coherence_of(server_score),
@@ -257,6 +269,16 @@ def check_server(report: ScoreReport, tools: Sequence[CheckedTool]) -> CheckedSe
         before, after = getattr(stored, attribute), getattr(recomputed, attribute)
         if before != after and not (isinstance(before, float) and abs(before - after) < 1e-9):
             found.append(Disagreement(f"$.serverScore.{key}", key, before, after))
+    scores = coherence_scores(stored)
+    for key, justified in cast(dict[str, Justification], dict(stored.coherence_justifications)).items():
+        field = scores.get(key, justified.score)
+        if justified.score != field:
+            camel = _camel(key)
+            found.append(Disagreement(
+                f"$.serverScore.coherenceJustifications.{camel}.score", f"{key} justification score",
+                justified.score, field,
+                f"in $.serverScore.{camel}, from which the coherence score above the table is computed",
+            ))
     if report.server.tool_count != stored.tool_count:
         found.append(
             Disagreement("$.server.toolCount", "toolCount", report.server.tool_count, stored.tool_count)

@@ -92,7 +92,7 @@ class Pattern:
 
 
 def patterns(capture: Capture) -> list[Pattern]:
-    tools = capture.tools
+    tools = capture.current_tools
     found: list[Pattern] = []
     for defect in DEFECTS:
         hit = [tool for tool in tools if defect.applies(tool)]
@@ -161,7 +161,7 @@ _KIND_ORDER = {Milestone: 0, Pattern: 1, CoherenceStep: 2}
 
 
 def server_advice(capture: Capture) -> ServerAdvice:
-    tools = capture.tools
+    tools = capture.current_tools
     rolled = capture.server.rollup
     mean, low = rolled.mean_tdqs, rolled.min_tdqs
     pulling = sorted(

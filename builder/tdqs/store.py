@@ -51,10 +51,12 @@ TOOL_COLUMNS: dict[str, str] = {
 def _capture_row(server: Server, capture: Capture, seq: int) -> tuple[Any, ...]:
     rollup = capture.server.rollup
     ok = capture.server.coverage_ok
+    found = capture.coverage  # the current capture's: its tools counted against the newest tools/list
+    tool_count, scored = (found.tool_count, found.scored) if found else (rollup.tool_count, rollup.scored_tool_count)
     return (
         server.server_id, capture.capture_id, seq, capture is server.current, capture.generated_at,
         capture.report.spec_version, capture.report.model, capture.scoring_system, capture.grading_system,
-        rollup.tool_count, rollup.scored_tool_count, ok, rollup.mean_tdqs, rollup.min_tdqs,
+        tool_count, scored, ok, rollup.mean_tdqs, rollup.min_tdqs,
         rollup.description_quality_score if ok else None, rollup.description_quality_tier if ok else None,
         rollup.coherence_score, rollup.coherence_tier,
         rollup.overall_score if ok else None, rollup.overall_tier if ok else None,

@@ -91,7 +91,7 @@ class _Ladder:
         if n not in self._after:
             fixed = {tool.name for tool in self.below[:n]}
             self._after[n] = project(self.capture, [
-                self.level if tool.name in fixed else tool.checked.tdqs for tool in self.capture.tools
+                self.level if tool.name in fixed else tool.checked.tdqs for tool in self.capture.current_tools
             ])
         return self._after[n]
 
@@ -118,8 +118,8 @@ def tool_reach(capture: Capture) -> ToolReach | None:
     if not capture.server.coverage_ok:
         return None
     before = capture.server.rollup
-    best = project(capture, [BEST] * len(capture.tools))
-    order = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
+    best = project(capture, [BEST] * len(capture.current_tools))
+    order = sorted(capture.current_tools, key=lambda t: (t.checked.tdqs, t.name))
     at_tier_a, at_top = _Ladder(capture, order, TIER_A), _Ladder(capture, order, BEST)
     milestones: list[Milestone] = []
     for index in range(rank(best.overall_tier), rank(before.overall_tier)):

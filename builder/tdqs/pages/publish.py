@@ -7,6 +7,7 @@ from typing import Any
 
 from builder import charts, urls
 from builder.config import SiteConfig
+from builder.dates import instant_key
 from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
@@ -190,8 +191,8 @@ class ChangesContext(PageContext):
 
 
 def change_order(row: ChangeRow) -> tuple[str, str]:
-    """The changes page lists changes by this, greatest (newest) first."""
-    return row.scored_at, row.server_slug
+    """The changes page lists changes by this, greatest (newest) first: by the instant, never the text."""
+    return instant_key(row.scored_at), row.server_slug
 
 
 def changes_page(newest: Newest[ChangeRow], stand_ins: list[str]) -> Page:

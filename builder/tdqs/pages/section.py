@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.config import SiteConfig
+from builder.dates import instant_key
 from builder.engine.grading_system import GradingSystem
 from builder.engine.problems import Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem, Table
@@ -96,7 +97,7 @@ class TdqsSection(Gathering):
             self.server_count += 1
             self.all_models.update(summary.models)
             self.all_spec_versions.update(summary.spec_versions)
-            self.newest = summary.newest if self.newest is None else max(self.newest, summary.newest)
+            self.newest = summary.newest if self.newest is None else max(self.newest, summary.newest, key=instant_key)
             spool.append_json(INDEX_ENTRIES, [summary.server_id, summary.index_entry])
 
     def finish(self, context: ReadContext, outputs: list[Output], spool: Spool) -> TdqsSection:

@@ -41,6 +41,7 @@ from builder.tdqs.pages.views import (
     unscored_rows,
 )
 from builder.tdqs.reader import Capture, Server, ToolRecord, stand_in_models
+from builder.tdqs.recompute import coherence_scores
 from builder.tdqs.server_advice import Pattern, Step, server_advice
 from builder.tdqs.tool_reach import TIER_A, Milestone, ToolReach
 
@@ -94,8 +95,11 @@ class CoherenceRow(View):
     name: str
     question: str
     score: int
+    """The score the coherence score is computed from (`serverScore.<dimension>`)."""
     anchor: str
     justification: str
+    justified: int | None = None
+    """The justification's own score, when the capture's justification says another (a data problem)."""
 
 
 class ShadowRow(View):
@@ -277,7 +281,7 @@ def formula_numbers(capture: Capture) -> tuple[str, str]:
     """(mean, min) for the description-quality formula line. tdqs's `mean_tdqs` is itself rounded
     to one decimal, and the formula takes the exact mean: printed rounded, it does not always give
     back the score beside it."""
-    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.tools]
+    tenths = [round_half_up(tool.checked.tdqs * 10) for tool in capture.current_tools]
     mean, low = Fraction(sum(tenths), 10 * len(tenths)), Fraction(min(tenths), 10)
     result = numbers.exact(capture.server.rollup.description_quality_score)
     weight_mean, weight_min = Fraction(6, 10), Fraction(4, 10)
@@ -370,6 +374,7 @@ def server_context(
 ) -> ServerContext:
     capture = server.current
     rolled = capture.server.rollup
+    coherence = coherence_scores(rolled)
     slugs = {tool.name: tool.slug for tool in capture.tools}
     advice = server_advice(capture)
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
@@ -399,9 +404,10 @@ def server_context(
         coherence=[
             CoherenceRow(
                 key=d.key, name=d.name, question=d.question,
-                score=rolled.coherence_justifications[d.key].score,
-                anchor=d.anchors.get(rolled.coherence_justifications[d.key].score, ""),
+                score=coherence[d.key], anchor=d.anchors.get(coherence[d.key], ""),
                 justification=rolled.coherence_justifications[d.key].justification,
+                justified=(rolled.coherence_justifications[d.key].score
+                           if rolled.coherence_justifications[d.key].score != coherence[d.key] else None),
             )
             for d in COHERENCE_DIMENSIONS
         ],
@@ -449,9 +455,7 @@ def server_api(server: Server) -> dict[str, Any]:
         "provenance": provenance(capture, server).model_dump(mode="json", by_alias=True),
         "scores": server_scores(capture).model_dump(mode="json", by_alias=True),
         "coverage": coverage_view(capture).model_dump(mode="json", by_alias=True),
-        "coherence": {
-            d.key: capture.server.rollup.coherence_justifications[d.key].score for d in COHERENCE_DIMENSIONS
-        },
+        "coherence": {d.key: coherence_scores(capture.server.rollup)[d.key] for d in COHERENCE_DIMENSIONS},
         "shadowingRisks": [
             risk.model_dump(mode="json", by_alias=True) for risk in capture.server.rollup.shadowing_risks
         ],

@@ -47,7 +47,7 @@ def summarise(server: Server) -> ServerSummary:
         scores=scores,
         models=tuple(c.report.model or "" for c in server.captures),
         spec_versions=tuple(c.report.spec_version for c in server.captures),
-        newest=max(c.generated_at for c in server.captures),
+        newest=server.current.generated_at,  # the captures are in time order (never their text's)
         index_entry=index_entry_json(server),
     )
 

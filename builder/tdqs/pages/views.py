@@ -146,8 +146,14 @@ def provenance(capture: Capture, server: Server | None = None) -> Provenance:
 
 
 def server_scores(capture: Capture) -> ServerScores:
-    """The published scores, as index.json records them."""
-    return current_scores(capture)
+    """The published scores. For the current capture the tools are counted as its coverage counts
+    them, against the newest tools/list (`builder.tdqs.coverage`), so every page, the API and the
+    downloads say what the server page says; index.json keeps the capture's own counts."""
+    scores = current_scores(capture)
+    found = capture.coverage
+    if found is None:
+        return scores
+    return scores.model_copy(update={"tool_count": found.tool_count, "scored_tool_count": found.scored})
 
 
 def stated_text(tier: str, score: float) -> str:
