@@ -62,6 +62,7 @@ from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.pages.problems import problems_pages
+from builder.publish import manifest as manifest_format
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened
 from builder.systems import all_systems
@@ -455,6 +456,14 @@ def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     return wrote / owners.count
 
 
+def write_manifest(writer: SiteWriter, data_dir: Path, config: SiteConfig, site: dict[str, Any], search: bool) -> None:
+    """Writes the manifest (builder.publish.manifest), last: it lists every other published file."""
+    head = manifest_format.header({**config.model_dump(mode="json"), "search": search}, site["data_as_of"])
+    inputs = manifest_format.read_inputs(data_dir)
+    files = writer.published(urls.MANIFEST)
+    writer.write(urls.MANIFEST, "".join(manifest_format.lines(head, inputs, files)))
+
+
 COUNTS = frozenset({"reused"})
 """The entries of `BuildResult.timings` that are numbers of outputs, not seconds."""
 
@@ -577,6 +586,10 @@ def _build(
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - searching
+        # manifest: every file published, read back as it stands, and every input (builder.publish.manifest)
+        manifesting = time.perf_counter()
+        write_manifest(writer, data_dir, config, site, search)
+        timings["manifest"] = time.perf_counter() - manifesting
         # commit
         swapping = time.perf_counter()
         writer.commit()

@@ -101,7 +101,7 @@ def test_a_rebuild_into_the_tar_reuses_members_and_equals_a_cold_build(tmp_path:
 
 def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold_build(tmp_path: Path) -> None:
     """The pages are put into the tar while Pagefind indexes, so its members come after all
-    others; a rebuild (new capture, reused members, a new index) still gives a cold build's bytes."""
+    others but the manifest, which lists them all and comes last; a rebuild (new capture, reused members, a new index) still gives a cold build's bytes."""
     data, archive = tmp_path / "data", tmp_path / "site.tar"
     corpus(data)
     build(data, archive, CONFIG)
@@ -115,6 +115,8 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
     with tarfile.open(archive) as tar:
         names = [member.name for member in tar]
     first = next(i for i, name in enumerate(names) if name.split("/")[0] == "pagefind")
+    assert names[-1] == "manifest.jsonl"
+    names.pop()
     assert all(name.split("/")[0] == "pagefind" for name in names[first:])
     assert "pagefind/pagefind.js" in names[first:]
     files = [name for name in names[:first] if "." in name.rsplit("/", 1)[-1]]
