@@ -41,6 +41,7 @@ from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -256,7 +257,8 @@ def render_and_write(
     timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
                      frozenset(), workers_busy=False)
     timings["write"] += write_static(writer)
-    links.check(writer.paths, worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
+    links.check([*writer.paths, urls.MANIFEST],  # the manifest is written last (`write_manifest`)
+                worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
     return timings
 
 
@@ -456,12 +458,15 @@ def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     return wrote / owners.count
 
 
-def write_manifest(writer: SiteWriter, data_dir: Path, config: SiteConfig, site: dict[str, Any], search: bool) -> None:
-    """Writes the manifest (builder.publish.manifest), last: it lists every other published file."""
+def write_manifest(writer: SiteWriter, data_dir: Path, config: SiteConfig, site: dict[str, Any], search: bool
+                   ) -> list[manifest_format.Input]:
+    """Writes the manifest (builder.publish.manifest), last: it lists every other published file.
+    Returns the inputs it lists."""
     head = manifest_format.header({**config.model_dump(mode="json"), "search": search}, site["data_as_of"])
     inputs = manifest_format.read_inputs(data_dir)
     files = writer.published(urls.MANIFEST)
     writer.write(urls.MANIFEST, "".join(manifest_format.lines(head, inputs, files)))
+    return inputs
 
 
 COUNTS = frozenset({"reused"})
@@ -475,7 +480,11 @@ class BuildResult:
     systems: list[str]
     timings: dict[str, float]
     """Seconds per stage: load, statistics, link (reusing unchanged outputs), render, write, search,
-    swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
+    manifest, swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
+    inputs: list[manifest_format.Input] = field(default_factory=list)
+    """Every input file, as the manifest lists it."""
+    data_as_of: str | None = None
+    """The data's as-of date, which the inputs' ages count from."""
 
 
 def build(
@@ -569,7 +578,7 @@ def _build(
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
         close(present)  # the workers' memory is free before the links are checked and the tar put together
-        links.check(writer.paths, worker_scratch(writer.worker_spec()))
+        links.check(chain(writer.paths, [urls.MANIFEST]), worker_scratch(writer.worker_spec()))  # it comes last
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
@@ -588,7 +597,7 @@ def _build(
         timings["search"] += time.perf_counter() - searching
         # manifest: every file published, read back as it stands, and every input (builder.publish.manifest)
         manifesting = time.perf_counter()
-        write_manifest(writer, data_dir, config, site, search)
+        inputs = write_manifest(writer, data_dir, config, site, search)
         timings["manifest"] = time.perf_counter() - manifesting
         # commit
         swapping = time.perf_counter()
@@ -602,4 +611,4 @@ def _build(
         close(present)
         writer.abort()
         raise
-    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings)
+    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings, inputs, site["data_as_of"])

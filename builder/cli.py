@@ -26,6 +26,7 @@ from builder.urls import MANIFEST
 if TYPE_CHECKING:
     from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
+    from builder.publish.manifest import Input
 
 
 class UserError(Exception):
@@ -112,7 +113,7 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
     if args.config and not path.is_file():  # type: ignore[union-attr]
         raise UserError(f"settings file not found: {args.config}")
     overrides = {key: getattr(args, key, None) for key in ("title", "base_url", "site_url", "dispute_url", "strict",
-                                                            "search")}
+                                                            "search", "max_input_age_days")}
     try:
         return load_settings(path, overrides)
     except SettingsError as error:
@@ -162,6 +163,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     for line in github_annotations(log.problems, data):  # on GitHub Actions only
         print(line)
     warnings = len(log) - log.error_count
+    old = _stale_inputs(settings, result.inputs, result.data_as_of, args.data)
     if _verbose(args):
         for problem in log.problems:
             print(_problem_line(problem, args.data), file=sys.stderr)
@@ -175,7 +177,21 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"({', '.join(result.systems) or 'no grading data'}); "
         f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)"
     )
-    return 1 if settings.strict and len(log) else 0
+    return 1 if settings.strict and (len(log) or old) else 0
+
+
+def _stale_inputs(settings: Settings, inputs: list[Input], data_as_of: str | None, data: str) -> int:
+    """Warns on standard error about each input folder whose newest capture is older than
+    `max_input_age_days` before the data's as-of date; returns how many."""
+    from builder.publish.manifest import stale
+
+    if settings.max_input_age_days is None:
+        return 0
+    found = stale(inputs, data_as_of, settings.max_input_age_days)
+    for folder, item, age in found:
+        print(f"scorecards: warning: {Path(data) / folder}: its newest input, {Path(item.path).name}, is {age} days "
+              f"older than the data (max_input_age_days = {settings.max_input_age_days})", file=sys.stderr)
+    return len(found)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -581,6 +597,9 @@ def _settings_flags(build: argparse.ArgumentParser) -> None:
                        help="exit 1 when the input has any problem (default: off)")
     build.add_argument("--search", action=argparse.BooleanOptionalAction, default=None,
                        help="build the Pagefind search index (default: on)")
+    build.add_argument("--max-input-age-days", type=int, default=None, metavar="DAYS",
+                       help="warn about each server whose newest capture is more than DAYS days older than the "
+                            "data's newest date (with --strict: exit 1) (default: none, no warning)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import difflib
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ConfigDict, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from builder.config import SiteConfig
 
@@ -35,10 +35,13 @@ class Settings(SiteConfig):
     """Exit 1 when the input has any problem (warnings included)."""
     search: bool = True
     """Build the Pagefind search index."""
+    max_input_age_days: Annotated[int, Field(ge=0)] | None = None
+    """Warn about each input folder whose newest capture is older than this many days before the
+    data's as-of date (builder.publish.manifest); with `strict`, exit 1. None: no warning."""
 
     def site(self) -> SiteConfig:
         """The settings that shape pages (what the incremental cache keys on)."""
-        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search"}))
+        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search", "max_input_age_days"}))
 
 
 def find_settings(data_dir: Path, cwd: Path) -> Path | None:

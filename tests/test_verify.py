@@ -178,3 +178,29 @@ def test_a_url_that_does_not_answer_is_one_line(capsys: pytest.CaptureFixture[st
 def test_a_site_that_is_not_there_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(tmp_path / "nope")]) == 2
     assert "site not found" in capsys.readouterr().err
+
+
+def test_old_inputs_are_named_by_age_from_the_data_not_the_clock_and_fail_under_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = corpus(tmp_path / "data")
+    tools = [tool_score(definition("beta_t"), scores(4, 4, 4, 4, 4, 4))]
+    write_capture(data, "beta", report("beta", tools, generated_at="2026-03-03T00:00:00.000Z"), name="old")
+    (data / "servers" / "beta" / "2026-06-01T00-00-00Z.score.json").unlink()
+    (data / "servers" / "beta" / "2026-06-01T00-00-00Z.tools.json").unlink()
+    settings = tmp_path / "scorecards.toml"
+    settings.write_text("max_input_age_days = 60\n")
+    args = ["build", str(data), "-o", str(tmp_path / "site"), "--no-search", "--workers", "1", "-q"]
+    assert main(args) == 0
+    warning = (f"scorecards: warning: {data}/servers/beta: its newest input, old.score.json, is 90 days older than "
+               "the data (max_input_age_days = 60)")
+    assert capsys.readouterr().err.splitlines() == [warning]
+    assert main([*args, "--strict"]) == 1
+    assert warning in capsys.readouterr().err
+    listed = parse((tmp_path / "site" / "manifest.jsonl").read_bytes())
+    assert listed.head["dataAsOf"].startswith("2026-06-01")
+    assert listed.inputs["servers/beta/old.score.json"].age_days(listed.head["dataAsOf"]) == 90
+    line = next(li for li in (tmp_path / "site" / "manifest.jsonl").read_text().splitlines() if "old.score" in li)
+    assert line.endswith('"2026-03-03T00:00:00.000Z",90]')
+    settings.write_text("max_input_age_days = 90\n")
+    assert main(args) == 0 and capsys.readouterr().err == ""

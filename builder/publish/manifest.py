@@ -109,6 +109,19 @@ def _generated_at(path: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def stale(inputs: Iterable[Input], data_as_of: str | None, days: int) -> list[tuple[str, Input, int]]:
+    """Each folder of inputs whose newest dated input (`generatedAt`) is more than `days` days
+    older than `data_as_of`, with that input and its age, by folder: a server whose newest capture
+    is old, not every old capture of its history."""
+    newest: dict[str, tuple[int, Input]] = {}
+    for item in inputs:
+        age = item.age_days(data_as_of)
+        folder = item.path.rpartition("/")[0]
+        if age is not None and (folder not in newest or age < newest[folder][0]):
+            newest[folder] = (age, item)
+    return [(folder, item, age) for folder, (age, item) in sorted(newest.items()) if age > days]
+
+
 def lines(head: dict[str, Any], inputs: Iterable[Input], files: Iterable[tuple[str, str, int]]) -> Iterator[str]:
     """The manifest's lines: `head`, the inputs, the files (path, SHA-256, size; sorted), the trailer."""
     yield _dump(head)
