@@ -136,6 +136,12 @@ def test_a_rebuild_from_changed_data_names_exactly_the_changed_outputs(
     assert inputs and all("servers/alpha/" in line for line in inputs)
     rebuilt = [line.split(": ")[1].removeprefix(f"{built[1]}/") for line in lines if "the data builds" in line]
     assert rebuilt == differ
+    # The manifest of the other data, put in the site's place: every file it does not describe is named.
+    site = copy(built[1], tmp_path)
+    shutil.copy(tmp_path / "other" / "manifest.jsonl", site / "manifest.jsonl")
+    code, lines = verify(capsys, str(site))
+    assert code == min(CODES["differs"], CODES["missing"], CODES["extra"])
+    assert [line.split(": ")[1].removeprefix(f"{site}/") for line in lines] == differ
 
 
 class Quiet(SimpleHTTPRequestHandler):
