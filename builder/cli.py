@@ -408,6 +408,7 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
 
 VERIFY_EPILOG = """exit codes (the smallest of those found):
   0  every file is as the manifest says (and, with --data, as the data builds it)
+  1  --data: the data could not be built again (a full disk, an unreadable file)
   2  a bad argument: a site or data folder that is not there
   3  the site could not be read: a URL that does not answer, a tar that is not one
   4  the manifest is missing, cut short or not a scorecards manifest
@@ -455,7 +456,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         listed = {i.path: (i.sha256, i.size) for i in manifest.inputs.values()}
         for kind, path in compare.maps(listed, inputs):
             report("other-data", f"{data / path}: {INPUT_SAYS[kind]}")
-        rebuilt = rebuild(data, manifest.head, workers=args.workers)
+        try:
+            rebuilt = rebuild(data, manifest.head, workers=args.workers)
+        except OSError as error:  # a full disk, an unreadable data file: the temporary folder is gone
+            raise BuildFailed(f"cannot rebuild {data}: {error.strerror or error}; nothing was written") from error
         for kind, path in compare.maps(manifest.files, rebuilt.files):
             report("rebuild-differs", f"{where}/{path}: {REBUILD_SAYS[kind]}")
     if not found:

@@ -20,8 +20,9 @@ CODES = {
     "rebuild-differs": 9,
 }
 """Exit codes, the smallest found wins: 0 every file as the manifest says (and, with --data, as
-the data builds it); 2 a bad argument (as every command); 3 the site could not be read (a URL that
-does not answer, a tar that is not one); 4 the manifest is missing, cut short or not a manifest; 5
-a file's bytes are not those the manifest lists; 6 a file the manifest lists is missing; 7 a file
-the manifest does not list; 8 the data folder's files are not the inputs the manifest lists; 9 the
-data builds files other than those published."""
+the data builds it); 1 the rebuild could not run (builder.cli); 2 a bad argument (as every
+command); 3 the site could not be read (a URL that does not answer, a tar that is not one); 4 the
+manifest is missing, cut short or not a manifest; 5 a file's bytes are not those the manifest
+lists; 6 a file the manifest lists is missing; 7 a file the manifest does not list; 8 the data
+folder's files are not the inputs the manifest lists; 9 the data builds files other than those
+published."""
