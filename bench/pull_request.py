@@ -31,7 +31,7 @@ from bench.corpus import ensure_corpus, scorecards_command, working_copy  # noqa
 from bench.measure import load_average, measure  # noqa: E402
 
 BASE_URL = "https://owner.github.io/registry/"
-BUILT = re.compile(r"^built ([\d,]+) files( and build-report\.json)? \(([\d,]+) reused from the previous build\)",
+BUILT = re.compile(r"^built ([\d,]+) files(, build-report\.json and manifest\.jsonl)? \(([\d,]+) reused from the previous build\)",
                    re.MULTILINE)
 
 
@@ -42,7 +42,7 @@ def _build(data: Path, out: Path, log: Path, env: dict[str, str], *extra: str) -
     found = BUILT.search(log.read_text(encoding="utf-8", errors="replace"))
     if found is None:
         raise RuntimeError(f"no 'built N files (M reused …)' line in {log}")
-    files = int(found.group(1).replace(",", "")) + (1 if found.group(2) else 0)
+    files = int(found.group(1).replace(",", "")) + (2 if found.group(2) else 0)
     reused = int(found.group(3).replace(",", ""))
     return {"wall": round(run.wall, 2), "cpu": round(run.cpu, 2), "files": files, "reused": reused,
             "reusedShare": round(reused / files, 4) if files else 0.0}

@@ -43,6 +43,7 @@ from array import array
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,7 @@ from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.pages.problems import problems_pages
+from builder.publish import manifest as manifest_format
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened, remove_files_folder
 from builder.systems import all_systems
@@ -260,7 +262,8 @@ def render_and_write(
     timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
                      frozenset(), workers_busy=False)
     timings["write"] += write_static(writer)
-    links.check(writer.paths, worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
+    links.check([*writer.paths, urls.MANIFEST],  # the manifest is written last (`write_manifest`)
+                worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
     return timings
 
 
@@ -463,6 +466,17 @@ def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     return wrote / owners.count
 
 
+def write_manifest(writer: SiteWriter, data_dir: Path, config: SiteConfig, site: dict[str, Any], search: bool
+                   ) -> list[manifest_format.Input]:
+    """Writes the manifest (builder.publish.manifest), last: it lists every other published file.
+    Returns the inputs it lists."""
+    head = manifest_format.header({**config.model_dump(mode="json"), "search": search}, site["data_as_of"])
+    inputs = manifest_format.read_inputs(data_dir)
+    files = writer.published(urls.MANIFEST)
+    writer.write(urls.MANIFEST, "".join(manifest_format.lines(head, inputs, files)))
+    return inputs
+
+
 COUNTS = frozenset({"reused"})
 """The entries of `BuildResult.timings` that are numbers of outputs, not seconds."""
 
@@ -474,13 +488,17 @@ class BuildResult:
     systems: list[str]
     timings: dict[str, float]
     """Seconds per stage: load, statistics, link (reusing unchanged outputs), render, write, search,
-    swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
+    manifest, swap; and `reused`, the number of outputs taken from the previous build (see COUNTS)."""
     weight: SiteWeight | None = None
-    """What the site weighs, build-report.json aside (builder.engine.weight)."""
+    """What the site weighs, build-report.json and manifest.jsonl aside (builder.engine.weight)."""
     size_warning: str | None = None
     """What to do about the site's size, when it is over `size_warning_bytes`."""
     tar_bytes: int | None = None
     """The artifact tar's size, when the output is one."""
+    inputs: list[manifest_format.Input] = field(default_factory=list)
+    """Every input file, as the manifest lists it."""
+    data_as_of: str | None = None
+    """The data's as-of date, which the inputs' ages count from."""
 
 
 def build(
@@ -581,7 +599,7 @@ def _build(
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
         close(present)  # the workers' memory is free before the links are checked and the tar put together
-        links.check(writer.paths, worker_scratch(writer.worker_spec()))
+        links.check(chain(writer.paths, [urls.MANIFEST]), worker_scratch(writer.worker_spec()))  # it comes last
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
@@ -603,13 +621,18 @@ def _build(
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - searching
-        # weigh: the search index too, then the report of what the site weighs, written last.
+        # weigh: the search index too, then the report of what the site weighs (all but itself and the manifest).
         weighing = time.perf_counter()
         for folder in index.folders if index is not None else ():
             weight.add_tree(folder.name, folder)
         warning = size_warning(weight, size_warning_bytes)
         writer.fill(urls.BUILD_REPORT, build_report_json(log, weight.report([warning] if warning else [])))
         timings["weigh"] = time.perf_counter() - weighing
+        # manifest, written last: every file published (the report too), read back as it stands, and every
+        # input (builder.publish.manifest)
+        manifesting = time.perf_counter()
+        inputs = write_manifest(writer, data_dir, config, site, search)
+        timings["manifest"] = time.perf_counter() - manifesting
         # commit
         swapping = time.perf_counter()
         writer.commit()
@@ -622,4 +645,5 @@ def _build(
         close(present)
         writer.abort()
         raise
-    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings, weight, warning, writer.size)
+    return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings, weight, warning, writer.size,
+                       inputs, site["data_as_of"])

@@ -1,4 +1,4 @@
-"""`scorecards`: build, check, index, demo, new, add, try, serve.
+"""`scorecards`: build, check, index, demo, new, add, try, verify, serve.
 
 User errors (a missing folder, a bad option) print one clear line and exit 2; data problems never
 stop a build, they are listed in build-report.json and, with --strict, turn the exit code to 1.
@@ -22,11 +22,13 @@ from builder.annotations import github_annotations
 from builder.config import SiteConfig
 from builder.running_wheel import DISTRIBUTION
 from builder.settings import Settings, SettingsError, find_settings, load_settings
+from builder.urls import MANIFEST
 
 if TYPE_CHECKING:
     from builder.build import BuildResult
     from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
+    from builder.publish.manifest import Input
 
 
 class UserError(Exception):
@@ -113,7 +115,8 @@ def _settings(args: argparse.Namespace, data: Path) -> Settings:
     if args.config and not path.is_file():  # type: ignore[union-attr]
         raise UserError(f"settings file not found: {args.config}")
     overrides = {key: getattr(args, key, None) for key in ("title", "base_url", "site_url", "dispute_url", "strict",
-                                                            "search", "size_warning_bytes")}
+                                                            "search", "size_warning_bytes",
+                                                            "max_input_age_days")}
     try:
         return load_settings(path, overrides)
     except SettingsError as error:
@@ -170,6 +173,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     for line in github_annotations(log.problems, data):  # on GitHub Actions only
         print(line)
     warnings = len(log) - log.error_count
+    old = _stale_inputs(settings, result.inputs, result.data_as_of, args.data)
     if _verbose(args):
         for problem in log.problems:
             print(_problem_line(problem, args.data), file=sys.stderr)
@@ -187,12 +191,26 @@ def cmd_build(args: argparse.Namespace) -> int:
                f"{log.error_count} errors, {warnings} warnings in the input (see build-report.json)")
     # A size warning does not fail a strict build: strict is about the input, and no change to
     # the input fixes a site that outgrew GitHub Pages (README, "Beyond GitHub Pages").
-    return 1 if settings.strict and len(log) else 0
+    return 1 if settings.strict and (len(log) or old) else 0
+
+
+def _stale_inputs(settings: Settings, inputs: list[Input], data_as_of: str | None, data: str) -> int:
+    """Warns on standard error about each input folder whose newest capture is older than
+    `max_input_age_days` before the data's as-of date; returns how many."""
+    from builder.publish.manifest import stale
+
+    if settings.max_input_age_days is None:
+        return 0
+    found = stale(inputs, data_as_of, settings.max_input_age_days)
+    for folder, item, age in found:
+        print(f"scorecards: warning: {Path(data) / folder}: its newest input, {Path(item.path).name}, is {age} days "
+              f"older than the data (max_input_age_days = {settings.max_input_age_days})", file=sys.stderr)
+    return len(found)
 
 
 def _weight_line(result: BuildResult) -> tuple[str, str]:
     """What the build wrote and what it weighs, as build-report.json's `size` counts them:
-    (`4,997 files and build-report.json`, `: 42.3 MB, 14.3 MB gzipped`, and the tar's size for an
+    (`4,997 files, build-report.json and manifest.jsonl`, `: 42.3 MB, 14.3 MB gzipped`, and the tar's size for an
     artifact)."""
     from builder.engine.weight import size_text
 
@@ -200,7 +218,7 @@ def _weight_line(result: BuildResult) -> tuple[str, str]:
     if weight is None:
         return f"{result.files_written} files", ""
     tar = f", a {size_text(result.tar_bytes)} tar" if result.tar_bytes is not None else ""
-    return (f"{weight.files:,} files and build-report.json",
+    return (f"{weight.files:,} files, build-report.json and manifest.jsonl",
             f": {size_text(weight.bytes)}, {size_text(weight.gzip_bytes)} gzipped{tar}")
 
 
@@ -416,6 +434,76 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
     watch([data, TEMPLATES], [settings] if settings is not None else [], rebuild, threading.Event())
 
 
+VERIFY_EPILOG = """exit codes (the smallest of those found):
+  0  every file is as the manifest says (and, with --data, as the data builds it)
+  1  --data: the data could not be built again (a full disk, an unreadable file)
+  2  a bad argument: a site or data folder that is not there
+  3  the site could not be read: a URL that does not answer, a tar that is not one
+  4  the manifest is missing, cut short or not a scorecards manifest
+  5  a file's bytes are not those the manifest lists (tampered or damaged)
+  6  a file the manifest lists is missing
+  7  a file is there that the manifest does not list (not seen over HTTP)
+  8  --data: the data folder's files are not the inputs the manifest lists
+  9  --data: the data builds files other than those published"""
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from builder.publish.manifest import ManifestError, parse, read_inputs
+    from builder.verify import CODES, compare
+    from builder.verify.rebuild import rebuild
+    from builder.verify.site import Unreachable, open_site
+
+    try:
+        site = open_site(args.site)
+    except ValueError as error:
+        raise UserError(str(error)) from error
+    data = _data_dir(args.data) if args.data else None
+    where = site.name.rstrip("/")
+    found: list[tuple[str, str]] = []
+
+    def report(kind: str, line: str) -> None:
+        found.append((kind, line))
+        print(f"scorecards verify: {line}", file=sys.stderr)
+
+    try:
+        raw = site.manifest()
+        if raw is None:
+            report("manifest", f"{where}: no {MANIFEST} (not a scorecards site, or built before manifests)")
+            return CODES["manifest"]
+        manifest = parse(raw)
+        for kind, path in compare.files(manifest.files, site.files(manifest.files)):
+            report(kind, f"{where}/{path}: {VERIFY_SAYS[kind]}")
+    except Unreachable as error:
+        report("unreachable", str(error))
+        return CODES["unreachable"]
+    except ManifestError as error:
+        report("manifest", f"{where}/{MANIFEST}: {error}")
+        return CODES["manifest"]
+    if data is not None:
+        inputs = {i.path: (i.sha256, i.size) for i in read_inputs(data)}
+        listed = {i.path: (i.sha256, i.size) for i in manifest.inputs.values()}
+        for kind, path in compare.maps(listed, inputs):
+            report("other-data", f"{data / path}: {INPUT_SAYS[kind]}")
+        try:
+            rebuilt = rebuild(data, manifest.head, workers=args.workers)
+        except OSError as error:  # a full disk, an unreadable data file: the temporary folder is gone
+            raise BuildFailed(f"cannot rebuild {data}: {error.strerror or error}; nothing was written") from error
+        for kind, path in compare.maps(manifest.files, rebuilt.files):
+            report("rebuild-differs", f"{where}/{path}: {REBUILD_SAYS[kind]}")
+    if not found:
+        _say(args, f"verified {len(manifest.files)} files of {where} against its manifest"
+             + (f" and a rebuild of {args.data}" if data is not None else ""))
+    return min((CODES[kind] for kind, _ in found), default=0)
+
+
+VERIFY_SAYS = {"differs": "its bytes are not those the manifest lists", "missing": "listed in the manifest, missing",
+               "extra": "not listed in the manifest"}
+INPUT_SAYS = {"differs": "not the input the manifest lists", "only-published": "an input the manifest lists, missing",
+              "only-rebuilt": "not an input the manifest lists"}
+REBUILD_SAYS = {"differs": "the data builds other bytes", "only-published": "published, but the data does not build it",
+                "only-rebuilt": "the data builds it, but it is not published"}
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="scorecards", description=__doc__.splitlines()[0])
     root.add_argument("--version", action="version", version=f"scorecards {version(DISTRIBUTION)}")
@@ -495,6 +583,20 @@ def parser() -> argparse.ArgumentParser:
     try_.add_argument("-o", "--output", default=STAND_IN_SITE, help=f"output folder (default: {STAND_IN_SITE})")
     try_.set_defaults(run=cmd_try)
 
+    verify = commands.add_parser(
+        "verify", parents=[talk], help="check a published site against its manifest, and optionally its data",
+        description="check every file of a site (a folder, a .tar or an http(s) URL) against the manifest it "
+                    f"publishes ({MANIFEST}); with --data, also build the data again in a temporary folder and "
+                    "compare; name every file that differs, is missing or is extra; write nothing",
+        epilog=VERIFY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    verify.add_argument("site", help="the site: a folder, a .tar (GitHub Pages artifact) or an http(s) URL")
+    verify.add_argument("--data", default=None, metavar="FOLDER",
+                        help="the data folder the site was built from: check it is the manifest's inputs and that "
+                             "it builds the same files (default: check the files only)")
+    verify.add_argument("--workers", type=_positive, default=None, metavar="N",
+                        help="processes for the rebuild with --data (default: one per core)")
+    verify.set_defaults(run=cmd_verify)
+
     serve = command("serve", "serve a built site on localhost; with --watch, rebuild it and reload the browser")
     serve.add_argument("output", nargs="?", default="site", help="the built site's folder (default: site)")
     serve.add_argument("--host", default="127.0.0.1",
@@ -529,6 +631,9 @@ def _settings_flags(build: argparse.ArgumentParser) -> None:
                        help="build the Pagefind search index (default: on)")
     build.add_argument("--size-warning-bytes", type=_positive_bytes, default=None, metavar="BYTES",
                        help="warn when the site's files add up to more (default: 1000000000, GitHub Pages' 1 GB)")
+    build.add_argument("--max-input-age-days", type=int, default=None, metavar="DAYS",
+                       help="warn about each server whose newest capture is more than DAYS days older than the "
+                            "data's newest date (with --strict: exit 1) (default: none, no warning)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationError
 
@@ -40,9 +40,15 @@ class Settings(SiteConfig):
     """Warn when the site's files add up to more bytes than this (builder.engine.weight): by
     default GitHub Pages' supported 1 GB. A warning only: it does not fail a strict build."""
 
+    max_input_age_days: Annotated[int, Field(ge=0)] | None = None
+    """Warn about each input folder whose newest capture is older than this many days before the
+    data's as-of date (builder.publish.manifest); with `strict`, exit 1. None: no warning."""
+
+
     def site(self) -> SiteConfig:
         """The settings that shape pages (what the incremental cache keys on)."""
-        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search", "size_warning_bytes"}))
+        return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search", "size_warning_bytes",
+                                                                  "max_input_age_days"}))
 
 
 def find_settings(data_dir: Path, cwd: Path) -> Path | None:

@@ -140,6 +140,8 @@ PROBLEMS = "problems/index.html"
 SEARCH = "search/index.html"
 STATS_API = "api/stats.json"
 BUILD_REPORT = "build-report.json"
+MANIFEST = "manifest.jsonl"
+"""What the site was built from and what it holds (builder.publish.manifest), at a fixed path."""
 NOT_FOUND = "404.html"
 
 

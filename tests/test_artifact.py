@@ -101,7 +101,7 @@ def test_a_rebuild_into_the_tar_reuses_members_and_equals_a_cold_build(tmp_path:
 
 def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold_build(tmp_path: Path) -> None:
     """The pages are put into the tar while Pagefind indexes, so its members come after all
-    others; a rebuild (new capture, reused members, a new index) still gives a cold build's bytes."""
+    others but the manifest, which lists them all and comes last; a rebuild (new capture, reused members, a new index) still gives a cold build's bytes."""
     data, archive = tmp_path / "data", tmp_path / "site.tar"
     corpus(data)
     build(data, archive, CONFIG)
@@ -114,7 +114,10 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
 
     with tarfile.open(archive) as tar:
         names = [member.name for member in tar]
-    # build-report.json is written last, with what the rest weighs: it comes with the search index.
+    # build-report.json is written with what the rest weighs, then manifest.jsonl, last: they come with the
+    # search index.
+    assert names[-1] == "manifest.jsonl"
+    names.pop()
     first = names.index("build-report.json")
     assert all(name.split("/")[0] == "pagefind" for name in names[first + 1:])
     assert "pagefind/pagefind.js" in names[first:]

@@ -88,7 +88,8 @@ def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(t
     assert workflow["permissions"] == {"contents": "read"}
     jobs = workflow["jobs"]
     assert {name: job.get("permissions") for name, job in jobs.items()} == {
-        "check": None, "build": {"contents": "read", "pages": "read"}, "deploy": {"pages": "write", "id-token": "write"}}
+        "check": None, "build": {"contents": "read", "pages": "read", "id-token": "write", "attestations": "write"},
+        "deploy": {"pages": "write", "id-token": "write"}}
     assert jobs["check"]["if"] == "github.event_name == 'pull_request'"
     assert jobs["build"]["if"] == "github.event_name != 'pull_request'" and jobs["deploy"]["needs"] == "build"
     steps = [step for job in jobs.values() for step in job["steps"]]
@@ -107,7 +108,8 @@ def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(t
     build = [step.get("run") for step in jobs["build"]["steps"] if "run" in step]
     assert build == ["pip install -r requirements.txt",
                      'scorecards build data -o "$OUT/artifact.tar" --base-url "$BASE_URL/"\n'
-                     'printf \'%s/\\n\' "$BASE_URL" > "$OUT/base-url"\n']
+                     'printf \'%s/\\n\' "$BASE_URL" > "$OUT/base-url"\n',
+                     'tar -xOf "$OUT/artifact.tar" manifest.jsonl > "$OUT/manifest.jsonl"']
     python = [step for step in steps if step.get("uses", "").startswith("actions/setup-python@")]
     assert len(python) == 2 and all(step["with"]["cache"] == "pip" for step in python)
 
@@ -116,7 +118,7 @@ def test_every_action_is_pinned_by_commit_with_its_release_in_a_comment(tmp_path
     assert scorecards("new", "site", cwd=tmp_path).returncode == 0
     text = (tmp_path / "site" / ".github" / "workflows" / "pages.yml").read_text()
     uses = re.findall(r"^\s*(?:- )?uses: (.*)$", text, flags=re.MULTILINE)
-    assert len(uses) == 9
+    assert len(uses) == 10
     for use in uses:
         assert re.fullmatch(r"actions/[a-z-]+(/restore)?@[0-9a-f]{40} # v\d+\.\d+\.\d+", use), use
 

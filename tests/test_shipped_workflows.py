@@ -66,7 +66,8 @@ def test_read_only_at_the_top_and_write_scopes_only_where_needed() -> None:
         ".github/workflows/pages.yml:deploy": {"pages": "write", "id-token": "write"},
         ".github/workflows/release.yml:publish": {"id-token": "write", "attestations": "write"},
         ".github/workflows/release.yml:github-release": {"contents": "write"},
-        "templates/new/dot-github/workflows/pages.yml:build": {"contents": "read", "pages": "read"},
+        "templates/new/dot-github/workflows/pages.yml:build": {"contents": "read", "pages": "read", "id-token": "write",
+                                                               "attestations": "write"},
         "templates/new/dot-github/workflows/pages.yml:deploy": {"pages": "write", "id-token": "write"},
     }
 

@@ -6,7 +6,8 @@ Every `run:` step of a job runs in order, in the repository's folder, as GitHub'
 runner or the action before it would give (the Pages URL as configure-pages reports it). The `uses:`
 steps stand for what they do here: checkout is the folder itself, setup-python is a fresh virtual
 environment on PATH, the caches start empty (a first run), and the upload step is checked: the file
-its `path:` names must be the Pages artifact tar. An action or an expression this test does not know
+its `path:` names must be the Pages artifact tar; the attest step likewise: its `subject-path` must
+name that tar and the site's manifest beside it, the manifest the tar holds. An action or an expression this test does not know
 fails it, so a change to the workflow is a change to this test too.
 
 Scorecards is installed the way the workflow installs it, `pip install -r requirements.txt`: the wheel
@@ -33,7 +34,7 @@ import sysconfig
 import tarfile
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,7 @@ class Ran:
     steps: list[subprocess.CompletedProcess[str]]
     uploaded: list[Path]
     cached: list[Path]
+    attested: list[list[Path]] = field(default_factory=list)
 
 
 def run_job(runner: Runner, repo: Path, job: dict[str, Any], event: str) -> Ran:
@@ -169,6 +171,11 @@ def run_job(runner: Runner, repo: Path, job: dict[str, Any], event: str) -> Ran:
         elif action == "actions/upload-artifact":
             assert given["name"] == "github-pages" and given["if-no-files-found"] == "error"
             ran.uploaded.append(Path(given["path"]))
+        elif action == "actions/attest":
+            # It signs what subject-path names (one path a line): those files must be there, now.
+            subjects = [Path(line) for line in given["subject-path"].splitlines() if line.strip()]
+            assert set(given) == {"subject-path"} and all(path.is_file() for path in subjects), given
+            ran.attested.append(subjects)
         elif action == "actions/deploy-pages":
             pass  # publishes the github-pages artifact uploaded by the job it needs
         else:
@@ -228,7 +235,7 @@ def test_a_push_to_main_installs_the_pinned_wheel_builds_and_uploads_the_pages_a
     jobs = jobs_for(workflow(repository), "push")
     assert [name for name, _ in jobs] == ["build", "deploy"]
     build = run_job(runner, repository, jobs[0][1], "push")
-    assert [step.returncode for step in build.steps] == [0, 0], [step.stderr for step in build.steps]
+    assert [step.returncode for step in build.steps] == [0, 0, 0], [step.stderr for step in build.steps]
     assert f"Successfully installed {DISTRIBUTION}-" in build.steps[0].stdout
     # The wheel runs, not this checkout.
     where = subprocess.run([runner.bin / "python", "-c", "import builder; print(builder.__file__)"],
@@ -236,6 +243,12 @@ def test_a_push_to_main_installs_the_pinned_wheel_builds_and_uploads_the_pages_a
     assert where.startswith(str(runner.work / "python")), where
     assert len(build.uploaded) == 1 and build.cached == [build.uploaded[0].parent]  # the cache keeps the build
     assert_pages_artifact(build.uploaded[0], BASE_URL)
+    # The attestation covers the very tar uploaded and the manifest it holds, copied beside it.
+    tar = build.uploaded[0]
+    assert build.attested == [[tar, tar.parent / "manifest.jsonl"]]
+    with tarfile.open(tar) as archive:
+        member = archive.extractfile("manifest.jsonl")
+        assert member is not None and member.read() == (tar.parent / "manifest.jsonl").read_bytes()
     deploy = run_job(runner, repository, jobs[1][1], "push")
     assert deploy.steps == [] and jobs[1][1]["needs"] == "build"
 
@@ -265,7 +278,7 @@ def test_a_pull_request_is_checked_and_built_and_a_bad_file_is_an_annotation_and
 
 
 def _reused(step: subprocess.CompletedProcess[str]) -> int:
-    found = re.search(r"^built [\d,]+ files(?: and build-report\.json)? \(([\d,]+) reused from the previous build\)",
+    found = re.search(r"^built [\d,]+ files(?:, build-report\.json and manifest\.jsonl)? \(([\d,]+) reused from the previous build\)",
                       step.stdout, flags=re.MULTILINE)
     assert found, step.stdout + step.stderr
     return int(found.group(1).replace(",", ""))
@@ -279,9 +292,9 @@ def test_a_pull_request_build_reuses_the_published_build_as_a_publish_rebuild_wo
     build = dict(jobs_for(push, "push"))["build"]
     check = dict(jobs_for(pull_request, "pull_request"))["check"]
     published = run_job(runner, repository, build, "push")
-    assert [step.returncode for step in published.steps] == [0, 0]
+    assert [step.returncode for step in published.steps] == [0, 0, 0]
     republished = run_job(runner, repository, build, "push")
-    assert [step.returncode for step in republished.steps] == [0, 0]
+    assert [step.returncode for step in republished.steps] == [0, 0, 0]
     checked = run_job(runner, repository, check, "pull_request")
     assert [step.returncode for step in checked.steps] == [0, 0, 0], [step.stderr for step in checked.steps]
     assert _reused(checked.steps[2]) == _reused(republished.steps[1]) > 0

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging, remove_staging
+from builder.engine.published import tar_files
 from builder.engine.weight import Weight, weigh
 from builder.engine.write import RawFolderWriter, Writer, output_check
 from builder.engine.written import Row, WrittenLog, sorted_rows
@@ -159,6 +160,8 @@ class TarWriter(Writer):
         self._previous_tar: int | None = None
         """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
+        self._sealed: set[str] = set()
+        """What `seal` wrote into the tar after `assemble`."""
 
     kind = "tar"
 
@@ -236,17 +239,34 @@ class TarWriter(Writer):
                 path, offset, length, check, size, gzipped = json.loads(line)
                 yield path, check, (offset, length), (size, gzipped)
 
-    def commit(self) -> None:
-        self._close_previous()
+    def seal(self) -> None:
+        """Writes what was stored since `assemble` or the last seal (the search index; then the
+        manifest) into the tar, in a pass of its own, sorted among itself."""
         if self._assembly is None:
             self.assemble()
         assert self._assembly is not None
+        self._segment.flush()
+        # Its members are not weighed here (the two zeros): the build weighs the search index from Pagefind's
+        # folders, and the manifest is written after the report of what the site weighs.
+        later = [(path, check, *entry, 0, 0) for path, (entry, check) in sorted(self._later.items())
+                 if path not in self._sealed]
+        passed = {row[0] for row in later}
+        self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in passed))
+        self._assembly.flush()
+        self._sealed |= passed
+
+    def published(self, leave_out: str) -> Iterator[tuple[str, str, int]]:
+        """Every file of the tar so far (but `leave_out`), read back (builder.engine.published)."""
+        self.seal()
+        assert self._assembly is not None
+        return tar_files(self._assembly.target, leave_out)
+
+    def commit(self) -> None:
+        self._close_previous()
+        self.seal()
+        assert self._assembly is not None
         self._segment.close()
         assembly = self._assembly
-        # What was stored after `assemble` (the search index) follows, in a pass of its own. Its
-        # members are not weighed here: the build weighs the search index from Pagefind's folders.
-        later = [(path, check, *entry, 0, 0) for path, (entry, check) in sorted(self._later.items())]
-        assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
         self.size = assembly.close()
         if self.out.exists():
             # A second name for the previous tar: the replace below then frees none of its blocks
@@ -372,6 +392,11 @@ class _Assembly:
         flush()
         self._position = position
         return count
+
+    def flush(self) -> None:
+        """Flushes what was written, so that the tar so far can be read (builder.engine.published)."""
+        if self._tar is not None:
+            self._tar.flush()
 
     def close(self) -> int:
         """Ends the tar (two zero blocks, padded to a whole record); returns its size."""

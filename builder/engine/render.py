@@ -83,7 +83,7 @@ class Renderer:
             url=_url, asset=_asset, canonical=_canonical, safe_url=is_safe_url, web_url=is_web_url, config=config, site=site,
             # The output paths of the pages templates link to (builder.urls): a template never spells one.
             server_page=urls.server_page, tool_page=urls.tool_page, download_file=urls.download_file,
-            compare_page=urls.compare_page,
+            compare_page=urls.compare_page, manifest_file=urls.MANIFEST,
         )
 
     def render(self, page: Page) -> str:

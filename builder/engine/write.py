@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from builder.engine.output import make_staging, remove_staging
+from builder.engine.published import Published, folder_files
 from builder.engine.weight import Weight, weigh
 from builder.engine.written import WrittenLog, sorted_rows
 from builder.urls import check_output_path
@@ -218,6 +219,10 @@ class FolderWriter(Writer):
             target.write_bytes(data)
         self.written.add(path, check, weight)
         return True
+
+    def published(self, leave_out: str) -> Iterator[Published]:
+        """Every file of the site as it stands (but `leave_out`), read back (builder.engine.published)."""
+        return folder_files(self.staging, leave_out)
 
     def commit(self) -> None:
         """Swap the finished site in. The old site is moved aside first (into a marked folder of

@@ -1,0 +1,53 @@
+"""What a built site holds, read back: each published file's path, SHA-256 and size, sorted by path.
+
+The manifest (builder.publish.manifest) is made from the site as it stands just before it is put
+in place, whether each file was rendered, lent by the previous build or written by Pagefind, and
+`scorecards verify` reads a site it is given the same way: so both see the same bytes. A folder's
+files are read from disk; a tar's regular members from the tar, in one pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tarfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from builder.publish.manifest import sha256_file
+
+Published = tuple[str, str, int]
+"""A published file: its path in the site, the SHA-256 of its bytes, its size."""
+
+
+def folder_files(root: Path, leave_out: str = "") -> Iterator[Published]:
+    """Every file under `root` (but `leave_out`), sorted by path."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(root):
+        folders.sort()
+        base = Path(folder).relative_to(root).as_posix()
+        found.extend(name if base == "." else f"{base}/{name}" for name in files)
+    for path in sorted(found):
+        if path != leave_out and (root / path).is_file():
+            yield (path, *sha256_file(root / path))
+
+
+def tar_files(tar: Path, leave_out: str = "") -> Iterator[Published]:
+    """Every regular member of the tar at `tar` (but `leave_out`), sorted by path. A tar cut short
+    raises `tarfile.TarError`."""
+    found: list[Published] = []
+    with tarfile.open(tar, "r:") as archive:
+        for member in archive:
+            if not member.isfile() or member.name == leave_out:
+                continue
+            digest = hashlib.sha256()
+            handle = archive.extractfile(member)
+            assert handle is not None
+            size = 0
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+            if size != member.size:
+                raise tarfile.TarError(f"{member.name} is cut short")
+            found.append((member.name.removeprefix("./"), digest.hexdigest(), size))
+    yield from sorted(found)

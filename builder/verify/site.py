@@ -1,0 +1,112 @@
+"""A site to verify, wherever it is: a folder, a tar (a GitHub Pages artifact) or a URL.
+
+Each gives its manifest's bytes (None when it has none) and its files' digests, read the same way
+the build read them (builder.engine.published). Over HTTP nothing lists a site's files: only those
+the manifest lists are fetched (a 404 is a missing file), so an extra file cannot be seen there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tarfile
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+from builder.engine.published import Published, folder_files, tar_files
+from builder.urls import MANIFEST
+
+TIMEOUT = 30
+"""Seconds a URL has to answer."""
+
+
+class Unreachable(Exception):
+    """The site could not be read: a URL that does not answer, a tar that is not one."""
+
+
+class Site:
+    name: str
+
+    def manifest(self) -> bytes | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def files(self, listed: Iterable[str]) -> Iterator[Published]:  # pragma: no cover - abstract
+        """Every file of the site but the manifest (over HTTP: those of `listed` that answer)."""
+        raise NotImplementedError
+
+
+class FolderSite(Site):
+    def __init__(self, root: Path) -> None:
+        self.root, self.name = root, str(root)
+
+    def manifest(self) -> bytes | None:
+        path = self.root / MANIFEST
+        return path.read_bytes() if path.is_file() else None
+
+    def files(self, listed: Iterable[str]) -> Iterator[Published]:
+        return folder_files(self.root, MANIFEST)
+
+
+class TarSite(Site):
+    def __init__(self, tar: Path) -> None:
+        self.tar, self.name = tar, str(tar)
+
+    def manifest(self) -> bytes | None:
+        try:
+            with tarfile.open(self.tar, "r:") as archive:
+                for member in archive:
+                    if member.isfile() and member.name.removeprefix("./") == MANIFEST:
+                        handle = archive.extractfile(member)
+                        return handle.read() if handle is not None else None
+        except (tarfile.TarError, OSError) as error:
+            raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+        return None
+
+    def files(self, listed: Iterable[str]) -> Iterator[Published]:
+        try:
+            yield from tar_files(self.tar, MANIFEST)
+        except (tarfile.TarError, OSError) as error:
+            raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+
+
+class UrlSite(Site):
+    def __init__(self, url: str) -> None:
+        self.base = url if url.endswith("/") else url + "/"
+        self.name = self.base
+
+    def _get(self, path: str) -> bytes | None:
+        """The bytes at `path` under the site; None on a 404."""
+        url = self.base + quote(path)
+        try:
+            with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:
+                return bytes(answer.read())
+        except urllib.error.HTTPError as error:
+            if error.code in (404, 410):
+                return None
+            raise Unreachable(f"{url}: HTTP {error.code} {error.reason}") from error
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise Unreachable(f"{url}: did not answer ({reason})") from error
+
+    def manifest(self) -> bytes | None:
+        return self._get(MANIFEST)
+
+    def files(self, listed: Iterable[str]) -> Iterator[Published]:
+        for path in sorted(listed):
+            data = self._get(path)
+            if data is not None:
+                yield path, hashlib.sha256(data).hexdigest(), len(data)
+
+
+def open_site(source: str) -> Site:
+    """The site at `source`: an http(s) URL, a tar file or a folder. ValueError when it is none."""
+    if urlsplit(source).scheme in ("http", "https"):
+        return UrlSite(source)
+    path = Path(source)
+    if path.is_dir():
+        return FolderSite(path)
+    if path.is_file():
+        return TarSite(path)
+    raise ValueError(f"site not found: {source} (give a folder, a .tar or an http(s) URL)")

@@ -1,0 +1,212 @@
+"""`scorecards verify` through the real command: a site checked against the manifest it publishes,
+and against a rebuild of its data; each kind of damage named on a line of its own, with its code."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tarfile
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from corpus import definition, report, scores, tool_score, write_capture
+
+from builder.cli import main
+from builder.publish.manifest import parse
+from builder.verify import CODES
+
+
+def corpus(data: Path, description: str = "Does a thing.") -> Path:
+    for server in ("alpha", "beta"):
+        text = description if server == "alpha" else "Does another thing."
+        tools = [tool_score(definition(f"{server}_t", text), scores(4, 4, 3, 4, 4, 4))]
+        write_capture(data, server, report(server, tools), [definition(f"{server}_t", text)])
+    return data
+
+
+def build(data: Path, out: Path) -> Path:
+    assert main(["build", str(data), "-o", str(out), "--no-search", "--workers", "1", "-q"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    root = tmp_path_factory.mktemp("verify")
+    data = corpus(root / "data")
+    return data, build(data, root / "site"), build(data, root / "site.tar")
+
+
+def verify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
+    code = main(["verify", *args])
+    return code, capsys.readouterr().err.splitlines()
+
+
+def copy(site: Path, tmp_path: Path) -> Path:
+    target = tmp_path / site.name
+    (shutil.copytree if site.is_dir() else shutil.copy)(site, target)
+    return target
+
+
+def test_a_folder_and_a_tar_verify(built: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    _, folder, tar = built
+    for site in (folder, tar):
+        code, lines = verify(capsys, str(site))
+        assert (code, lines) == (0, [])
+    listed = parse((folder / "manifest.jsonl").read_bytes())
+    assert "servers/alpha/index.html" in listed.files and "manifest.jsonl" not in listed.files
+    assert {"servers/alpha/server.json", "index.json"} & set(listed.inputs) or listed.inputs
+
+
+def test_a_flipped_byte_a_removed_and_an_added_file_are_each_named(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = copy(built[1], tmp_path)
+    page = site / "servers" / "alpha" / "index.html"
+    data = bytearray(page.read_bytes())
+    data[200] ^= 1
+    page.write_bytes(bytes(data))
+    assert verify(capsys, str(site)) == (CODES["differs"], [
+        f"scorecards verify: {site}/servers/alpha/index.html: its bytes are not those the manifest lists"])
+    page.write_bytes(bytes(data[:200] + bytes([data[200] ^ 1]) + data[201:]))
+    (site / "404.html").unlink()
+    assert verify(capsys, str(site)) == (CODES["missing"], [
+        f"scorecards verify: {site}/404.html: listed in the manifest, missing"])
+    shutil.copy(built[1] / "404.html", site / "404.html")
+    (site / "servers" / "alpha" / "extra.html").write_text("<p>not ours</p>")
+    assert verify(capsys, str(site)) == (CODES["extra"], [
+        f"scorecards verify: {site}/servers/alpha/extra.html: not listed in the manifest"])
+
+
+def test_a_flipped_byte_in_a_tar_is_named(built: tuple[Path, Path, Path], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    tar = copy(built[2], tmp_path)
+    with tarfile.open(tar) as archive:
+        member = archive.getmember("servers/beta/index.html")
+    with open(tar, "r+b") as file:
+        file.seek(member.offset_data + 100)
+        byte = file.read(1)
+        file.seek(member.offset_data + 100)
+        file.write(bytes([byte[0] ^ 1]))
+    code, lines = verify(capsys, str(tar))
+    assert (code, lines) == (CODES["differs"], [
+        f"scorecards verify: {tar}/servers/beta/index.html: its bytes are not those the manifest lists"])
+
+
+@pytest.mark.parametrize("cut", [0, 1, 600, -1])
+def test_a_manifest_cut_short_or_gone_is_one_line(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: int,
+) -> None:
+    site = copy(built[1], tmp_path)
+    manifest = site / "manifest.jsonl"
+    if cut == 0:
+        manifest.unlink()
+    else:
+        text = manifest.read_bytes()
+        # -1: whole lines, but the end line (and so the counts) lost
+        manifest.write_bytes(text[:cut] if cut > 0 else text[: text.rindex(b"\n", 0, len(text) - 1) + 1])
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    code, lines = verify(capsys, str(site))
+    assert code == CODES["manifest"] and len(lines) == 1 and "manifest.jsonl" in lines[0]
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing written
+
+
+def test_a_rebuild_from_the_same_data_verifies(built: tuple[Path, Path, Path],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    data, folder, tar = built
+    for site in (folder, tar):
+        assert verify(capsys, str(site), "--data", str(data), "--workers", "1") == (0, [])
+
+
+def test_a_rebuild_from_changed_data_names_exactly_the_changed_outputs(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    changed = corpus(tmp_path / "data", description="Does a thing, differently.")
+    expected = parse((build(changed, tmp_path / "other") / "manifest.jsonl").read_bytes()).files
+    published = parse((built[1] / "manifest.jsonl").read_bytes()).files
+    differ = sorted(p for p in {*published, *expected} if published.get(p) != expected.get(p))
+    assert any(p.startswith("servers/alpha/") for p in differ)
+    assert not any(p.startswith("servers/beta/") for p in differ)
+    code, lines = verify(capsys, str(built[1]), "--data", str(changed), "--workers", "1")
+    assert code == CODES["other-data"]
+    inputs = [line for line in lines if "the manifest lists" in line and str(changed) in line]
+    assert inputs and all("servers/alpha/" in line for line in inputs)
+    rebuilt = [line.split(": ")[1].removeprefix(f"{built[1]}/") for line in lines if "the data builds" in line]
+    assert rebuilt == differ
+    # The manifest of the other data, put in the site's place: every file it does not describe is named.
+    site = copy(built[1], tmp_path)
+    shutil.copy(tmp_path / "other" / "manifest.jsonl", site / "manifest.jsonl")
+    code, lines = verify(capsys, str(site))
+    assert code == min(CODES["differs"], CODES["missing"], CODES["extra"])
+    assert [line.split(": ")[1].removeprefix(f"{site}/") for line in lines] == differ
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def served(built: tuple[Path, Path, Path], tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    site = copy(built[1], tmp_path)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", site
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_url_verifies_and_a_file_gone_from_it_is_named(
+    served: tuple[str, Path], capsys: pytest.CaptureFixture[str],
+) -> None:
+    url, site = served
+    assert verify(capsys, url) == (0, [])
+    (site / "servers" / "beta" / "index.html").unlink()
+    assert verify(capsys, url) == (CODES["missing"], [
+        f"scorecards verify: {url}servers/beta/index.html: listed in the manifest, missing"])
+
+
+def test_a_url_that_does_not_answer_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, lines = verify(capsys, f"http://127.0.0.1:{port}/")
+    assert code == CODES["unreachable"] and len(lines) == 1
+    assert lines[0].startswith(f"scorecards verify: http://127.0.0.1:{port}/manifest.jsonl: did not answer")
+
+
+def test_a_site_that_is_not_there_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(tmp_path / "nope")]) == 2
+    assert "site not found" in capsys.readouterr().err
+
+
+def test_old_inputs_are_named_by_age_from_the_data_not_the_clock_and_fail_under_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = corpus(tmp_path / "data")
+    tools = [tool_score(definition("beta_t"), scores(4, 4, 4, 4, 4, 4))]
+    write_capture(data, "beta", report("beta", tools, generated_at="2026-03-03T00:00:00.000Z"), name="old")
+    (data / "servers" / "beta" / "2026-06-01T00-00-00Z.score.json").unlink()
+    (data / "servers" / "beta" / "2026-06-01T00-00-00Z.tools.json").unlink()
+    settings = tmp_path / "scorecards.toml"
+    settings.write_text("max_input_age_days = 60\n")
+    args = ["build", str(data), "-o", str(tmp_path / "site"), "--no-search", "--workers", "1", "-q"]
+    assert main(args) == 0
+    warning = (f"scorecards: warning: {data}/servers/beta: its newest input, old.score.json, is 90 days older than "
+               "the data (max_input_age_days = 60)")
+    assert capsys.readouterr().err.splitlines() == [warning]
+    assert main([*args, "--strict"]) == 1
+    assert warning in capsys.readouterr().err
+    listed = parse((tmp_path / "site" / "manifest.jsonl").read_bytes())
+    assert listed.head["dataAsOf"].startswith("2026-06-01")
+    assert listed.inputs["servers/beta/old.score.json"].age_days(listed.head["dataAsOf"]) == 90
+    line = next(li for li in (tmp_path / "site" / "manifest.jsonl").read_text().splitlines() if "old.score" in li)
+    assert line.endswith('"2026-03-03T00:00:00.000Z",90]')
+    settings.write_text("max_input_age_days = 90\n")
+    assert main(args) == 0 and capsys.readouterr().err == ""
