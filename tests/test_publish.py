@@ -106,6 +106,11 @@ def test_feeds_are_atom_and_list_grade_changes(site) -> None:
     assert len(entries) == 2  # first scored, then rescored with changes
     summaries = [e.find(f"{ATOM}summary").text for e in entries]
     assert any("alpha: definition changed" in (s or "") for s in summaries)
+    # Each title says whose server it is, as its page does: its repository (owner/name), else its id (issue 49).
+    # This server has no server.json: its name is its id, and so is its identity.
+    titles = [e.find(f"{ATOM}title").text for e in entries]
+    assert [title.split(", overall")[0] for title in titles] == [  # the newest first
+        "two-captures (two-captures): rescored", "two-captures (two-captures): first scored"]
     assert "Purpose Clarity 3 → 5" in site.text("changes/index.html")
 
 

@@ -103,7 +103,9 @@ def server_entries(server: Server) -> list[FeedEntry]:
         if index and not point.changes:
             continue
         score = f"{point.tier} {point.tdqs:.1f}" if point.tier and point.tdqs is not None else "not published"
-        title = f"{server.display_name}: {'first scored' if index == 0 else 'rescored'}, overall {score}"
+        # Whose server, as its page says it (issue 49): same-named servers (forks) are told apart in a feed reader.
+        who = identity(server.server_id, server.meta.repository_url).label
+        title = f"{server.display_name} ({who}): {'first scored' if index == 0 else 'rescored'}, overall {score}"
         summary = "; ".join(point.changes) if point.changes else f"First capture: overall {score}."
         entries.append(FeedEntry(f"servers/{server.server_id}/{point.capture_id}", title, point.scored_at,
                                  urls.server_page(server.slug), summary))
