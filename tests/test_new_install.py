@@ -18,12 +18,22 @@ REACH = ("PIP_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "HTT
 """How this machine reaches the index (its certificate authorities and proxy), kept; not where packages come from."""
 
 
+def _pip_config(work: Path) -> Path:
+    """A pip configuration holding only how this machine reaches the index (its certificate authorities,
+    where pip's own configuration names them): none of its find-links, extra indexes or constraints."""
+    config = work / "pip.conf"
+    cert = subprocess.run([sys.executable, "-m", "pip", "config", "get", "global.cert"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    config.write_text(f"[global]\ncert = {cert}\n" if cert else "", encoding="utf-8")
+    return config
+
+
 def _environment(work: Path) -> dict[str, str]:
     """Only the package index: no pip configuration of this machine (find-links, extra indexes, constraints),
     no checkout on the path."""
     return {**{key: os.environ[key] for key in REACH if key in os.environ},
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work / "home"),
-            "PIP_CONFIG_FILE": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            "PIP_CONFIG_FILE": str(_pip_config(work)), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
             "PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip")),
             "LANG": "C.UTF-8"}
 
