@@ -297,7 +297,10 @@ def _scatter(figure: dict[str, Any], label: str) -> str:
         if all(abs(positions[index] - positions[other]) >= 80 for other in shown_x):
             shown_x.append(index)
     for index in sorted(shown_x):
-        body.append(f'<text x="{positions[index]:.1f}" y="{top + plot_h + 18:.1f}" text-anchor="middle">'
+        # Centred under its point, unless that would run past the chart's edge: then it ends (or starts) there.
+        half = len(xs[index][:10]) * FONT * 0.3
+        anchor = "end" if positions[index] + half > WIDTH else "start" if positions[index] - half < 0 else "middle"
+        body.append(f'<text x="{positions[index]:.1f}" y="{top + plot_h + 18:.1f}" text-anchor="{anchor}">'
                     f"{_text(xs[index][:10])}</text>")
     if "lines" in str(trace.get("mode", "")):
         run: list[str] = []

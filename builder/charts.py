@@ -91,8 +91,12 @@ def histogram(
 
 
 def line(
-    title: str, x: Sequence[str], y: Sequence[float | None], *, y_title: str, range_: tuple[float, float]
+    title: str, x: Sequence[str], y: Sequence[float | None], *, y_title: str, range_: tuple[float, float],
+    dates: bool = False,
 ) -> dict[str, Any]:
+    """A line over `x`; with `dates`, `x` are ISO 8601 moments, placed by time (not evenly)."""
     layout = _layout(title, "", y_title, height=240)
     layout["yaxis"]["range"] = list(range_)
+    if dates:
+        layout["xaxis"]["type"] = "date"
     return {"data": [{"type": "scatter", "mode": "lines+markers", "x": _texts(x), "y": list(y)}], "layout": layout}

@@ -86,3 +86,20 @@ def test_a_histogram_keeps_empty_bins_on_a_numeric_axis_with_the_pass_line() -> 
     # Ticks are the round values of the axis, not the bins.
     ticks = [t.text for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "middle"]
     assert {"1", "2", "3", "4", "5"} <= set(ticks)
+
+
+def test_a_history_places_captures_by_their_dates_and_keeps_its_last_label_inside() -> None:
+    """Issue 49: captures a day apart and a month apart were drawn evenly spaced, and the last date ran past
+    the chart's right edge. 1 May → 2 May → 31 May: the second point is 1/30 of the way to the third."""
+    moments = ["2026-05-01T00:00:00Z", "2026-05-02T00:00:00Z", "2026-05-31T00:00:00+00:00"]
+    line = charts.line("History", moments, [2.0, 3.0, 4.0], y_title="TDQS", range_=(1, 5), dates=True)
+    go.Figure(line)  # still a valid Plotly figure: a date axis
+    root = parse(svg_chart(line, "history"))
+    xs = [Fraction(c.get("cx")) for c in root.iter(f"{SVG}circle")]
+    assert abs((xs[1] - xs[0]) / (xs[2] - xs[0]) - Fraction(1, 30)) < Fraction(1, 200)
+    width = Fraction(root.get("viewBox").split()[2])
+    labels = {t.text: t for t in root.iter(f"{SVG}text") if t.text and t.text.startswith("2026-")}
+    last = labels["2026-05-31"]
+    # Anchored at its end under its point: the label ends inside the chart.
+    assert last.get("text-anchor") == "end" and Fraction(last.get("x")) <= width
+    assert labels["2026-05-01"].get("text-anchor") == "middle"

@@ -80,8 +80,8 @@ def server_history_chart(server: Server) -> dict[str, Any] | None:
     if len(server.captures) < 2:
         return None
     points = server_history(server)
-    return charts.line("Overall score across captures", [p.scored_at[:10] for p in points],
-                       [p.tdqs for p in points], y_title="overall", range_=(1, 5))
+    return charts.line("Overall score across captures", [p.scored_at for p in points],
+                       [p.tdqs for p in points], y_title="overall", range_=(1, 5), dates=True)
 
 
 def tool_history_chart(server: Server, tool: ToolRecord) -> dict[str, Any] | None:
@@ -90,11 +90,11 @@ def tool_history_chart(server: Server, tool: ToolRecord) -> dict[str, Any] | Non
     x, y = [], []
     for capture in server.captures:
         match = next((t for t in capture.tools if t.name == tool.name), None)
-        x.append(capture.generated_at[:10])
+        x.append(capture.generated_at)
         y.append(match.checked.tdqs if match else None)
     if sum(value is not None for value in y) < 2:
         return None
-    return charts.line("TDQS across captures", x, y, y_title="TDQS", range_=(1, 5))
+    return charts.line("TDQS across captures", x, y, y_title="TDQS", range_=(1, 5), dates=True)
 
 
 def server_entries(server: Server) -> list[FeedEntry]:
