@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -94,6 +95,15 @@ def test_every_score_says_when_by_which_model_and_under_which_rubric(site) -> No
     assert '<time datetime="2026-06-01T00:00:00.000Z">1 Jun 2026</time>' in servers
     headings = [t for t in Page(servers).text.split("Server", 1)[1].split() if t in ("Overall", "Scored", "Tools")]
     assert headings[:2] == ["Overall", "Scored"]  # the date sits beside the score, not past the right edge
+
+
+def test_the_server_pages_history_writes_its_dates_as_its_freshness_line_does(site) -> None:
+    """Issue 49: the history listed 2026-06-01 under "Scored 1 Jun 2026". Captures of 1 May and 1 June 2026."""
+    html = site.text("servers/two-captures/index.html")
+    history = html.split("<h2>History</h2>", 1)[1].split("<h2", 1)[0]
+    days = re.findall(r'<li><time datetime="([^"]+)">([^<]+)</time>:', history)
+    assert days == [("2026-06-01T00:00:00.000Z", "1 Jun 2026"), ("2026-05-01T00:00:00.000Z", "1 May 2026")]
+    assert ">1 Jun 2026</time> · model" in html  # the freshness line, the same way
 
 
 def test_feeds_are_atom_and_list_grade_changes(site) -> None:
