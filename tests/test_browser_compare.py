@@ -22,6 +22,9 @@ from builder.pages.page import Page
 BASE = "/scorecards/"
 SAME = 'Same <b>Name</b> & "Co"'
 """The name both servers are given: also third-party text that must show as it is written."""
+WHO: dict[str, str] = {}
+"""Each twin's identity, as its column heading must show it under the name (issue 49): its repository's
+owner/name read off server.json's URL by hand (the demo names the repository as the id), else its id."""
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +36,9 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, li
     for server in twins:
         meta = json.loads((data / "servers" / server / "server.json").read_text(encoding="utf-8"))
         (data / "servers" / server / "server.json").write_text(json.dumps({**meta, "displayName": SAME}))
+        url = meta.get("repositoryUrl")
+        WHO[server] = "/".join(url.rstrip("/").split("/")[-2:]) if url else server
+        assert WHO[server].endswith(server)
     # And a few broken captures, for the problems page.
     for n in range(3):
         folder = data / "servers" / f"broken-{n}"
@@ -84,7 +90,8 @@ def test_two_servers_of_the_same_name_compared_with_and_without_javascript(regis
     ticked = [part.removeprefix("s=") for part in page.url.split("?", 1)[1].split("&")]
     assert sorted(ticked) == twins
     chosen = page.evaluate(COLUMNS)
-    assert chosen["heads"] == [SAME + slug for slug in ticked]  # in the list's order: the name as written, then the id
+    # In the list's order: the name as written, then whose server it is (owner/repository, else the id).
+    assert chosen["heads"] == [SAME + WHO[slug] for slug in ticked]
     assert chosen["markup"] == 0  # no <b> element: the name went in as text
     assert len(chosen["rows"]) == 17 and all(len(row) == 3 for row in chosen["rows"])
     # From a server's page, without JavaScript: its static comparison, the other twin beside it.
@@ -164,3 +171,17 @@ def test_the_problems_page_lists_the_broken_files_only(registry, browser) -> Non
     assert all("broken-" in name or name == "index.json" for name in listed)
     assert page.locator("table caption", has_text="Input files by grading system").count() == 1
     page.close()
+
+
+def test_a_comparison_typed_as_a_comma_list_works_and_an_unknown_id_is_named(registry, browser) -> None:
+    """Issue 49: `compare/?s=a,b` showed an empty table and no word; now it compares a and b as `?s=a&s=b`
+    does, and a value that is no server id is named."""
+    base, twins, _ = registry
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(base + "compare/?s=" + ",".join(twins), wait_until="networkidle")
+    page.wait_for_selector("#compare-status:has-text('Comparing 2 servers.')")
+    assert page.evaluate(COLUMNS)["heads"] == [SAME + WHO[slug] for slug in twins]
+    page.goto(base + "compare/?s=no%20such!,", wait_until="networkidle")
+    assert page.locator("#compare-status").inner_text() == (
+        "No server id is no such!. Choose two to four servers on the servers list.")
+    assert page.evaluate(COLUMNS)["heads"] == []

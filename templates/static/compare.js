@@ -68,14 +68,21 @@
     var status = document.getElementById("compare-status");
     if (!table || !status) { return; }
     var root = table.getAttribute("data-root") || "../";
-    var chosen = [];
-    new URLSearchParams(window.location.search).getAll("s").forEach(function (slug) {
-      if (SLUG.test(slug) && chosen.indexOf(slug) < 0) { chosen.push(slug); }
+    var chosen = [], unknown = [];
+    // ?s=a&s=b as the list's button writes it, and ?s=a,b as a person types or shares it.
+    new URLSearchParams(window.location.search).getAll("s").forEach(function (value) {
+      value.split(",").forEach(function (slug) {
+        slug = slug.trim();
+        if (!slug) { return; }
+        if (!SLUG.test(slug)) { unknown.push(slug); } else if (chosen.indexOf(slug) < 0) { chosen.push(slug); }
+      });
     });
     var dropped = chosen.length - MOST;
     chosen = chosen.slice(0, MOST);
     if (chosen.length < 2) {  // the page's own text says how to choose
-      status.textContent = chosen.length ? "One server chosen: choose at least two." : "";
+      var said = unknown.length ? "No server id is " + unknown.join(", ") + ". " : "";
+      status.textContent = said + (chosen.length ? "One server chosen: choose at least two." :
+        unknown.length ? "Choose two to four servers on the servers list." : "");
       return;
     }
     status.textContent = "Loading " + chosen.length + " servers…";
@@ -96,7 +103,7 @@
         th.appendChild(link);
         th.appendChild(document.createElement("br"));
         var small = document.createElement("small");
-        small.textContent = server.id;
+        small.textContent = server.identity || server.id;
         th.appendChild(small);
         head.appendChild(th);
         var cells = measures(server);

@@ -31,6 +31,7 @@ from builder import numbers, urls
 from builder.dates import day_words
 from builder.pages.page import Page, PageContext
 from builder.tdqs import queries
+from builder.tdqs.identity import identity
 from builder.tdqs.pages.server_list import Cell
 
 NEIGHBOURS = 3
@@ -54,6 +55,8 @@ class CompareServer(BaseModel):
     server_id: str
     slug: str
     display_name: str
+    identity: str
+    """Whose server it is, as its page says it under its name (builder.tdqs.identity): owner/repository, else its id."""
     page: str
 
 
@@ -120,6 +123,7 @@ def measures(found: dict[str, Any]) -> dict[str, Cell]:
 
 def _server(found: dict[str, Any]) -> CompareServer:
     return CompareServer(server_id=found["server_id"], slug=found["slug"], display_name=found["display_name"],
+                         identity=identity(found["server_id"], found["repository_url"]).label,
                          page=urls.server_page(found["slug"]))
 
 

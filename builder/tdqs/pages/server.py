@@ -448,6 +448,7 @@ def server_api(server: Server) -> dict[str, Any]:
     return {
         "id": server.server_id,
         "displayName": server.display_name,
+        "identity": identity(server.server_id, server.meta.repository_url).label,  # whose server, as its page says
         "description": server.meta.description,
         "repositoryUrl": server.meta.repository_url,
         "homepageUrl": server.meta.homepage_url,

@@ -2,7 +2,7 @@
 -- overall score first, ties by id): its current scores, the four coherence dimensions, its
 -- coverage, when it was scored, and per tool dimension the sum and count of its current tools'
 -- scores (the mean is taken exactly from them, not from a float average).
-SELECT s.server_id, s.slug, s.display_name,
+SELECT s.server_id, s.slug, s.display_name, s.repository_url,
        c.generated_at, c.tool_count, c.scored_tool_count, c.coverage_ok,
        c.overall_score, c.overall_tier, c.description_quality_score, c.description_quality_tier,
        c.coherence_score, c.coherence_tier, c.mean_tdqs, c.min_tdqs,
