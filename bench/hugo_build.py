@@ -53,7 +53,7 @@ def prepare_project(project: Path) -> None:
     static.mkdir(parents=True)
     for source in sorted((TEMPLATES / "static").iterdir()):
         if source.name == "site.css":  # with the tier colours appended, as our build writes it
-            (static / source.name).write_bytes(source.read_bytes() + f"\n{tier_colours.css()}\n".encode())
+            (static / source.name).write_bytes(tier_colours.stylesheet(source.read_bytes()))
         elif source.is_file():
             shutil.copy2(source, static / source.name)
 

@@ -319,7 +319,7 @@ def write_static(writer: Writer) -> float:
     started = time.perf_counter()
     for path, source in static_files():
         if path == "static/site.css":  # with the tier colours' custom properties, from their one map
-            writer.write(path, source.read_bytes() + f"\n{tier_colours.css()}\n".encode())
+            writer.write(path, tier_colours.stylesheet(source.read_bytes()))
         else:
             writer.copy(path, source)
     writer.write(".nojekyll", b"")

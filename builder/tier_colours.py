@@ -27,3 +27,8 @@ def css() -> str:
     """The custom properties the build appends to site.css (builder.build.write_static)."""
     values = "".join(f"--tiercolour-{tier.lower()}:{value};" for tier, value in TIER_COLOURS.items())
     return ":root{" + values + f"--tiercolour-none:{NO_TIER}}}"
+
+
+def stylesheet(site_css: bytes) -> bytes:
+    """The site's stylesheet as published: templates/static/site.css with `css()` appended."""
+    return site_css + f"\n{css()}\n".encode()

@@ -7,6 +7,7 @@ code generator's `escape` name is rebound in every template module); it returns 
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from jinja2 import nodes
@@ -50,4 +51,4 @@ def text_content(value: str) -> Markup:
     """`value` escaped for an element's content (`<pre><code>…</code></pre>`): `&`, `<` and `>`, which are all
     HTML needs there; quotes, which only an attribute value needs escaped, stay as they are (a raw JSON
     schema is mostly quotes, and `&#34;` is five bytes for one). Never for an attribute value."""
-    return Markup(value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return Markup(html.escape(value, quote=False))

@@ -163,7 +163,7 @@ def load_file(
 def read_rows(columns: Mapping[str, str], longest: int = 0) -> str:
     """The `read_json` call that reads rows encoded by `encode_rows`, the longest `longest` bytes;
     its one parameter is a file or a list of files."""
-    spec = "{" + ", ".join(f"{_literal(n)}: {_literal(t)}" for n, t in columns.items()) + "}"
+    spec = "{" + ", ".join(f"{sql_literal(n)}: {sql_literal(t)}" for n, t in columns.items()) + "}"
     return (f"read_json(?, format = 'newline_delimited', columns = {spec}, "
             f"maximum_object_size = {max(READ_BUFFER, longest + 1)})")
 
@@ -183,7 +183,8 @@ def scratch(folder: Path, memory: str, threads: int | None = None) -> Iterator[d
         con.close()
 
 
-def _literal(text: str) -> str:
+def sql_literal(text: str) -> str:
+    """`text` as an SQL string literal (a path beside a user-named output may hold a quote)."""
     return "'" + text.replace("'", "''") + "'"
 
 

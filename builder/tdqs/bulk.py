@@ -27,7 +27,7 @@ from pathlib import Path
 import duckdb
 
 from builder.pages.page import DataFile
-from builder.store.tables import files_folder
+from builder.store.tables import files_folder, sql_literal
 from builder.urls import DOWNLOADS_FOLDER, download_file
 
 FOLDER = DOWNLOADS_FOLDER
@@ -139,11 +139,6 @@ def _temporary(folder: Path | None, suffix: str) -> _CopiedFile:
     return _CopiedFile(path)
 
 
-def _literal(path: str) -> str:
-    """`path` as an SQL string: it is in the output's folder, whose name may hold a quote."""
-    return "'" + path.replace("'", "''") + "'"
-
-
 def _copy(con: duckdb.DuckDBPyConnection, folder: Path | None, query: str, options: str, suffix: str) -> _CopiedFile:
     """The rows of `query` written by DuckDB's `COPY` in the format `options` names, streamed.
 
@@ -158,7 +153,7 @@ def _copy(con: duckdb.DuckDBPyConnection, folder: Path | None, query: str, optio
     try:
         con.execute("SET threads = 1")
         con.execute("SET preserve_insertion_order = false")  # one thread reads the table in order
-        con.execute(f"COPY bulk_copy TO {_literal(copied.path)} ({options})")
+        con.execute(f"COPY bulk_copy TO {sql_literal(copied.path)} ({options})")
     finally:
         con.execute("SET preserve_insertion_order = true")
         con.execute("RESET threads")
@@ -202,7 +197,7 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
     compressing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorecards-bulk")
     try:
         for dataset, source in zip(DATASETS, sources, strict=True):
-            rows = f"SELECT * FROM read_parquet({_literal(source.path)})"
+            rows = f"SELECT * FROM read_parquet({sql_literal(source.path)})"
             csv_query = rows
             if dataset.columns is _TOOL_COLUMNS:  # CSV has no lists: join them
                 csv_query = (
@@ -245,7 +240,7 @@ def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile
     with duckdb.connect(":memory:", config=config) as con:
         if options == CSV:
             query = neutralised(con, query)
-        con.execute(f"COPY ({query}) TO {_literal(target.path)} ({options})")
+        con.execute(f"COPY ({query}) TO {sql_literal(target.path)} ({options})")
 
 
 def _finish() -> None:
