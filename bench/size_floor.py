@@ -102,7 +102,7 @@ def measure(corpus: Path) -> Floor:
 
 def report(floor: Floor) -> list[str]:
     def gb(value: int) -> str:
-        return f"{value / 1e9:.3f} GB"
+        return f"{value / 1e6:9,.1f} MB"
 
     lines = [
         f"{floor.servers:,} servers, {floor.tools:,} current tools: the floor under one page per tool",
