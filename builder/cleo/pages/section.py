@@ -21,6 +21,7 @@ import duckdb
 from builder import cleo as source
 from builder import numbers, urls
 from builder.cleo import queries, store
+from builder.cleo.add import KIND as ADD_KIND
 from builder.cleo.corpus import CleoCorpus, Session, build_corpus
 from builder.cleo.models import GradeResult
 from builder.cleo.pages import stats as cleo_stats
@@ -211,6 +212,7 @@ def system() -> GradingSystem:
         outputs=outputs,
         nav=nav,
         data_as_of=lambda corpus: corpus.data_as_of,
+        adds=(ADD_KIND,),
         schemas=lambda: {"cleo-grade-result.schema.json": model_schema(
             GradeResult, "sessions/*.jsonl: one line, a CLEO GradeResult")},
     )

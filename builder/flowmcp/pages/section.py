@@ -31,6 +31,7 @@ from builder.engine.json_schema import model_schema
 from builder.engine.problems import ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem
 from builder.flowmcp import SYSTEM, reader, store
+from builder.flowmcp.add import ENTRY, REPORT
 from builder.flowmcp.models import GradingEntry, IndexFile, SelectionDefinition
 from builder.flowmcp.pages import stats as flowmcp_stats
 from builder.flowmcp.pages.entry import entry_outputs
@@ -240,5 +241,6 @@ def system() -> GradingSystem:
         nav=nav,
         stand_in_models=lambda corpus: corpus.stand_in_models,
         data_as_of=lambda corpus: corpus.data_as_of,
+        adds=(ENTRY, REPORT),
         schemas=schemas,
     )

@@ -31,6 +31,7 @@ from builder.sources.datafolder import kind
 from builder.sources.jsonfile import read_json
 from builder.store.spool import Spool
 from builder.tdqs import layout
+from builder.tdqs.add import KIND as ADD_KIND
 from builder.tdqs.models import RegistryIndex, ServerMeta
 from builder.tdqs.pages import outputs as section_outputs
 from builder.tdqs.pages.outputs import server_outputs
@@ -207,6 +208,7 @@ def system() -> GradingSystem:
         stand_in_models=lambda section: section.stand_in_models,
         data_as_of=lambda section: section.data_as_of,
         page_dates=section_outputs.page_dates,
+        adds=(ADD_KIND,),
         schemas=schemas,
         indexes_pages=False,
     )
