@@ -22,6 +22,7 @@ import platform
 import shutil
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         note += f"; its index.json predated the current index format and was rewritten ({refreshed.wall:,.1f} s)"
         results["corpus"]["note"] = note
     _say(f"corpus: {note}")
+    from bench.size_floor import measure as size_floor
+
+    floor = size_floor(corpus.folder)
+    results["sizeFloor"] = {**asdict(floor), "text": floor.text, "total": floor.total}
 
     data = working_copy(corpus.folder, work / "data")
     suffix = "" if args.folder else ".tar"

@@ -141,6 +141,7 @@ def render(results: dict[str, Any]) -> str:
     out += ["", "our stages (seconds): " + _stages(cold["stages"])]
     out.append("site by top folder: " + ", ".join(f"{k} {size(v)}" for k, v in list(cold["site"]["byTop"].items())[:8]))
     out += _kind_lines(cold["site"].get("weight"))
+    out += _floor_lines(results.get("sizeFloor"), cold["site"].get("tarBytes"))
     rebuild = results.get("rebuild")
     if rebuild:
         change = results["change"]
@@ -160,6 +161,17 @@ def render(results: dict[str, Any]) -> str:
     for name, verdict in targets(results).items():
         out.append(f"  [{'met' if verdict['met'] else 'NOT MET'}] {name}: {verdict['detail']}")
     return "\n".join(out) + "\n"
+
+
+def _floor_lines(floor: dict[str, Any] | None, tar_bytes: int | None) -> list[str]:
+    """What limits the site's size (bench/size_floor.py): the bytes a page per tool must carry."""
+    if not floor:
+        return []
+    line = (f"floor under the tool pages alone (their own text and tar headers, no markup): {size(floor['total'])} "
+            f"for {floor['tools']:,} tools ({size(floor['text'])} text + {size(floor['tar_entries'])} tar headers)")
+    if tar_bytes:
+        line += f"; the whole site as a tar is {tar_bytes / floor['total']:.1f} × that floor"
+    return [line]
 
 
 def _kind_lines(weight: dict[str, Any] | None) -> list[str]:

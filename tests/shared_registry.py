@@ -405,6 +405,10 @@ FILES: tuple[SharedFile, ...] = (
         "grading-entry-autonomous.json", "fab4c10d9f7f061b299a50f5a1536742ee0bc270d34c9ec236dbca2b7a0a822b",
         "08-grading-model.md", GRADING_MD_SHA256, "Autonomous Grading (`single-test`, three answers)",
     ),
+    SharedFile(
+        "flowmcp-examples/08-grading-model.schema.json", "344fefc3a61db55442a63e02e7e21e8a2477c003ed2167405c35da9801443f4a", MIT, SPEC_COPYRIGHT,
+        (Upstream(*SPEC, f"{SPEC_FOLDER}/08-grading-model.schema.json", "344fefc3a61db55442a63e02e7e21e8a2477c003ed2167405c35da9801443f4a"),),
+    ),
     _spec_example(
         "grading-entry-rejected-veto.json", "6fdb4faf532b1355f5fca0c2d3c9413db71c4d723c7967f112d7f5892f32de0d",
         "08-grading-model.md", GRADING_MD_SHA256, "Rejected (Categorical Veto)",

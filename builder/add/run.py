@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from builder.add import cleo, flowmcp, reports, tdqs
 from builder.add.detect import detect
-from builder.add.plan import AddError, Filing
 from builder.add.write import Step, apply, leftovers, prepare
-from builder.engine.problems import ProblemLog
-from builder.tdqs.reader import SYSTEM as TDQS
-from builder.tdqs.reader import read_servers
-from builder.tdqs.registry_index import write_index
+from builder.engine.adding import AddError, AddKind, AddRequest, Filing
+from builder.systems import all_systems
+
+OPTIONS = {"tools": ("--tools", "goes beside {what}"), "categories": ("--category", "goes into the server.json of {what}")}
+"""The options that go with one file of a kind that takes them (`AddKind.options`): the option as
+typed, and where it goes."""
 
 
 def add_files(
@@ -27,46 +26,38 @@ def add_files(
     """Files `files` into `data`; returns one line per item saying what went where. `shown` is
     how the data folder is named in those lines (as the operator typed it). `categories` go into
     the server.json of the one tdqs ScoreReport among `files`."""
-    filings = plan(data, files, tools=tools, server=server, schema=schema, categories=list(categories))
+    kinds = [kind for system in all_systems() for kind in system.adds]
+    request = AddRequest(data, tools=tools, server=server, schema=schema, categories=list(categories))
+    filings = plan(files, kinds, request)
     steps = prepare(data, filings)
     stale = leftovers(data, steps)
     apply(data, steps, stale)
     prefix = (shown or str(data)).rstrip("/") + "/"
     lines = [f"removed {prefix}{path}: left by an interrupted add" for path in stale]
     lines += [_line(step, prefix) for step in steps]
-    if any(step.filing.system == TDQS and not step.done for step in steps):
-        servers = read_servers(data, ProblemLog())
-        if servers is not None:
-            _, count = write_index(data, servers)
-            lines.append(f"updated {prefix}index.json ({count} server{'' if count == 1 else 's'})")
+    written = {step.filing.system for step in steps if not step.done}
+    for kind in kinds:
+        if kind.finish is not None and kind.system in written:
+            written.discard(kind.system)  # once a system
+            lines += kind.finish(data, prefix)
     return lines
 
 
-def plan(
-    data: Path, files: Sequence[Path], *, tools: Path | None, server: str | None, schema: str | None,
-    categories: list[str] | None = None,
-) -> list[Filing]:
-    detected = [(path, detect(path)) for path in files]
-    reports_found = [path for path, found in detected if found.kind == "tdqs"]
-    if tools is not None and len(reports_found) != 1:
-        raise AddError(tools, "--tools", f"goes beside one tdqs ScoreReport, and {len(reports_found)} were given")
-    if categories and len(reports_found) != 1:
-        raise AddError(categories[0], "--category", f"goes into the server.json of one tdqs ScoreReport's server, "
-                       f"and {len(reports_found)} were given")
+def plan(files: Sequence[Path], kinds: Sequence[AddKind], request: AddRequest) -> list[Filing]:
+    detected = [(path, detect(path, kinds)) for path in files]
+    given = {"tools": request.tools, "categories": request.categories[0] if request.categories else None}
+    for option, value in given.items():
+        if value is None:
+            continue
+        taking = [kind for kind in kinds if option in kind.options]
+        count = sum(1 for _, item in detected if item.kind in taking)
+        if count != 1:
+            flag, goes = OPTIONS[option]
+            what = " or ".join(kind.name for kind in taking)
+            raise AddError(value, flag, f"{goes.format(what=what)} (one file), and {count} were given")
     filings: list[Filing] = []
-    rows: set[Any] = set()
     for path, found in detected:
-        if found.kind == "tdqs":
-            filings += tdqs.plan_report(path, found, tools, server)
-        elif found.kind == "flowmcp-entry":
-            filings += flowmcp.plan_entry(path, found, data, schema)
-        elif found.kind == "scoring-report":
-            filings += reports.plan_report(path, found, data)
-        else:
-            filings += cleo.plan_rows(path, found, data, rows)
-    if categories:
-        report = next(filing for filing in filings if filing.system == TDQS and filing.target.endswith(".score.json"))
-        filings.append(tdqs.plan_categories(data, report, categories))
+        filings += found.kind.plan(path, found, request)
     return filings
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.add.plan import AddError, Filing
+from builder.engine.adding import AddError, Filing
 from builder.sources import data_writes
 from builder.sources.data_writes import RefusedWrite
 from builder.sources.jsonfile import MAX_FILE_BYTES

@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
+from builder.engine.adding import AddKind
 from builder.engine.records import ReadContext, RecordSystem
 from builder.pages.page import NavItem, Output
 
@@ -49,6 +50,11 @@ class GradingSystem:
     load: Callable[[duckdb.DuckDBPyConnection, Any], None] = lambda con, corpus: None
     """Loads into DuckDB tables named `<key>_…` what the records' rows (`Contribution.rows`,
     loaded by the engine) do not hold."""
+    schemas: Callable[[], dict[str, dict[str, Any]]] = lambda: {}
+    """The JSON Schemas of the system's data files, by the file name they are published under in
+    docs/schemas (builder.engine.json_schema); `python -m builder.schemas` writes every system's."""
+    adds: tuple[AddKind, ...] = ()
+    """The kinds of file `scorecards add` files for it (builder.engine.adding), asked in order."""
     indexes_pages: bool = True
     """Whether Pagefind indexes the system's rendered pages (its templates mark
     `data-pagefind-body`); a system whose records give search documents instead (a registry's)

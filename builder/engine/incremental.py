@@ -120,11 +120,20 @@ CACHE_FILES = (LEDGER, "ledger.tmp", "store.duckdb", "store.duckdb.wal")
 FORMER_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp")
 """What earlier versions kept instead of the ledger: removed, as nothing reads it any more."""
 """What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
-CACHE_FOLDERS = (
-    "tdqs-servers", "tdqs-spool", "cleo-spool", "flowmcp-spool", "search-source", "store.tmp", "store.files",
-)
-"""… and as folders (builder.engine.read_cache, builder.store.spool: one per system, builder.engine.search,
-builder.store)."""
+CACHE_FOLDERS = ("search-source", "store.tmp", "store.files")
+"""… and as folders (builder.engine.search, builder.store) …"""
+SYSTEM_FOLDERS = (READ_CACHE_SUFFIX, SPOOL_SUFFIX) = ("-servers", "-spool")
+"""… and a folder of each for every grading system that keeps one, named by the system: its read cache,
+`<system>-servers` (builder.engine.read_cache; entries are files), and its spool, `<system>-spool`
+(builder.store.spool)."""
+
+
+def read_cache_folder(cache: Path, system: str) -> Path:
+    return cache / f"{system}{READ_CACHE_SUFFIX}"
+
+
+def spool_folder(cache: Path, system: str) -> Path:
+    return cache / f"{system}{SPOOL_SUFFIX}"
 
 
 def repair_cache(cache: Path) -> None:
@@ -143,12 +152,15 @@ def repair_cache(cache: Path) -> None:
             path.unlink()
     for name in CACHE_FOLDERS:
         _remove_unless(cache / name, folder=True)
-    entries = cache / "tdqs-servers"
-    if entries.is_dir():
-        with os.scandir(entries) as listing:
-            for entry in listing:
-                if not entry.is_file(follow_symlinks=False):
-                    _remove_unless(Path(entry.path), folder=False)
+    systems = sorted(p for suffix in SYSTEM_FOLDERS for p in cache.glob(f"?*{suffix}")) if cache.is_dir() else []
+    for path in systems:
+        _remove_unless(path, folder=True)
+    for path in systems:
+        if path.name.endswith(READ_CACHE_SUFFIX) and path.is_dir() and not path.is_symlink():
+            with os.scandir(path) as listing:
+                for entry in listing:
+                    if not entry.is_file(follow_symlinks=False):
+                        _remove_unless(Path(entry.path), folder=False)
 
 
 def _remove_unless(path: Path, *, folder: bool) -> None:

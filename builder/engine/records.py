@@ -36,7 +36,7 @@ import duckdb
 from builder.config import SiteConfig
 from builder.engine import model_pickle
 from builder.engine.heap import paused
-from builder.engine.incremental import code_key, content_key
+from builder.engine.incremental import code_key, content_key, read_cache_folder, spool_folder
 from builder.engine.plan import OwnedRows
 from builder.engine.problems import ProblemLog
 from builder.engine.read_cache import ReadCache
@@ -385,7 +385,7 @@ def _spool(cache: Path | None, name: str) -> Spool:
     """In the build's cache; without one (a build planned in memory, as tests do), in a temporary
     folder removed with the spool."""
     if cache is not None:
-        return Spool(cache / f"{name}-spool")
+        return Spool(spool_folder(cache, name))
     scratch = Path(tempfile.mkdtemp(prefix="scorecards-spool-"))
     spool = Spool(scratch / "spool")
     weakref.finalize(spool, shutil.rmtree, scratch, True)
@@ -400,7 +400,7 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
         return None
     owned = context.workers > 1 and system.plans_outputs
     cache = context.cache
-    folder = cache / f"{system.name}-servers" if cache is not None and owned else None
+    folder = read_cache_folder(cache, system.name) if cache is not None and owned else None
     code = content_key(code_key(), context.config.model_dump_json()) if folder is not None else ""
     spill = (cache if cache is not None else Path(tempfile.gettempdir())) if owned else None
     reading = _Reading(system, context.data_dir, context.config, code, folder, spill)

@@ -21,7 +21,9 @@ import duckdb
 from builder import cleo as source
 from builder import numbers, urls
 from builder.cleo import queries, store
+from builder.cleo.add import KIND as ADD_KIND
 from builder.cleo.corpus import CleoCorpus, Session, build_corpus
+from builder.cleo.models import GradeResult
 from builder.cleo.pages import stats as cleo_stats
 from builder.cleo.pages.api import sessions_api
 from builder.cleo.pages.chart import score_timeline
@@ -45,6 +47,7 @@ from builder.cleo.rubric import DIMENSIONS
 from builder.config import CleoGradeScale, SiteConfig
 from builder.engine.grading_system import GradingSystem
 from builder.engine.incremental import content_key
+from builder.engine.json_schema import model_schema
 from builder.engine.problems import Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem
 from builder.pages.page import DataFile, NavItem, Output, Page
@@ -209,4 +212,7 @@ def system() -> GradingSystem:
         outputs=outputs,
         nav=nav,
         data_as_of=lambda corpus: corpus.data_as_of,
+        adds=(ADD_KIND,),
+        schemas=lambda: {"cleo-grade-result.schema.json": model_schema(
+            GradeResult, "sessions/*.jsonl: one line, a CLEO GradeResult")},
     )

@@ -27,9 +27,12 @@ import duckdb
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.grading_system import GradingSystem
+from builder.engine.json_schema import model_schema
 from builder.engine.problems import ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem
 from builder.flowmcp import SYSTEM, reader, store
+from builder.flowmcp.add import ENTRY, REPORT
+from builder.flowmcp.models import GradingEntry, IndexFile, SelectionDefinition
 from builder.flowmcp.pages import stats as flowmcp_stats
 from builder.flowmcp.pages.entry import entry_outputs
 from builder.flowmcp.pages.provider import provider_outputs
@@ -39,6 +42,7 @@ from builder.flowmcp.pages.stats import FlowStats
 from builder.flowmcp.pages.views import SECTION, Context, View, api_json, mean_text, rollup_page
 from builder.flowmcp.reader import FlowCorpus
 from builder.flowmcp.records import Rollup
+from builder.flowmcp.report_models import GradeReport
 from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.flowmcp.reports import ReportSet
 from builder.pages.page import DataFile, NavItem, Output, Page
@@ -216,6 +220,18 @@ class FlowRecords(RecordSystem[reader.Part, tuple[str, bool, object]]):
         return _Gathering()
 
 
+def schemas() -> dict[str, dict[str, Any]]:
+    return {
+        "flowmcp-grading-entry.schema.json": model_schema(
+            GradingEntry, "grading-data/…/_gradings/*.json: one Grading-Spec grading entry"),
+        "flowmcp-index.schema.json": model_schema(IndexFile, "grading-data/…/index.json (rollup, compared)"),
+        "flowmcp-selection.schema.json": model_schema(
+            SelectionDefinition, "grading-data/selections/<sel>/selection/*.json: a neutral selection definition"),
+        "scoring-protocol-report.schema.json": model_schema(
+            GradeReport, "scoring-reports/<schemaIdSlug>/*.json: one Scoring Protocol v1 report"),
+    }
+
+
 def system() -> GradingSystem:
     return GradingSystem(
         key=SYSTEM,
@@ -225,4 +241,6 @@ def system() -> GradingSystem:
         nav=nav,
         stand_in_models=lambda corpus: corpus.stand_in_models,
         data_as_of=lambda corpus: corpus.data_as_of,
+        adds=(ENTRY, REPORT),
+        schemas=schemas,
     )

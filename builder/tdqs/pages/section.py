@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tdqs import ScoreReport, ToolDefinition
+
 from builder.config import SiteConfig
 from builder.dates import instant_key
 from builder.engine.grading_system import GradingSystem
+from builder.engine.json_schema import model_schema
 from builder.engine.problems import Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem, Table
 from builder.newest import Newest
@@ -28,6 +31,8 @@ from builder.sources.datafolder import kind
 from builder.sources.jsonfile import read_json
 from builder.store.spool import Spool
 from builder.tdqs import layout
+from builder.tdqs.add import KIND as ADD_KIND
+from builder.tdqs.models import RegistryIndex, ServerMeta
 from builder.tdqs.pages import outputs as section_outputs
 from builder.tdqs.pages.outputs import server_outputs
 from builder.tdqs.pages.publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
@@ -185,6 +190,15 @@ class TdqsRecords(RecordSystem[layout.ServerFiles, Server | UnscoredServer]):
 RECORDS = TdqsRecords()
 
 
+def schemas() -> dict[str, dict[str, Any]]:
+    return {
+        "tdqs-score-report.schema.json": model_schema(ScoreReport, "TDQS capture (tdqs ScoreReport)"),
+        "tdqs-tool-definition.schema.json": model_schema(ToolDefinition, "One tools/list definition"),
+        "tdqs-server.schema.json": model_schema(ServerMeta, "servers/<id>/server.json"),
+        "tdqs-index.schema.json": model_schema(RegistryIndex, "index.json (registry rollup)"),
+    }
+
+
 def system() -> GradingSystem:
     return GradingSystem(
         key=SYSTEM,
@@ -194,5 +208,7 @@ def system() -> GradingSystem:
         stand_in_models=lambda section: section.stand_in_models,
         data_as_of=lambda section: section.data_as_of,
         page_dates=section_outputs.page_dates,
+        adds=(ADD_KIND,),
+        schemas=schemas,
         indexes_pages=False,
     )

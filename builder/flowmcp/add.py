@@ -1,4 +1,6 @@
-"""Where a FlowMCP grading entry goes in a Grading-Spec tree (docs/data-format-flowmcp.md):
+"""What `scorecards add` files for FlowMCP: grading entries and Scoring Protocol v1 reports.
+
+Where a FlowMCP grading entry goes in a Grading-Spec tree (docs/data-format-flowmcp.md):
 
 ```
 grading-data/providers/<ns>/_gradings/                         tools-aggregate-namespace, namespace-description
@@ -17,34 +19,41 @@ tool, else from `--schema`. The file is named by the grammar
 `<area>[--<basePersona>--<lens>]--<YYYY-MM-DDTHH-MM-SSZ>.json`; the time is the one in the entry's
 `gradingId` (`<schemaHash>--<timestamp>`) when it is written that way, else the newest time in the
 entry (its answers, its veto, its regrading trigger). The reader of the build then checks the
-entry where it was put (`stage`), placement included.
+entry where it was put (`check_staged`), placement included.
+
+Where a Scoring Protocol v1 grade report goes: `scoring-reports/<schemaIdSlug>/<schemaIdSlug>-<date>.json`,
+the name the FlowMCP CLI suggests. A second report of the same schema and day is numbered
+(`…-<date>-2.json`) rather than written over the first; the same report again is found by its bytes.
 """
 
 from __future__ import annotations
 
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
-from builder.add.detect import Detected
-from builder.add.plan import AddError, Filing, safe_segment
-from builder.add.stage import check_staged
+from builder.engine.adding import AddError, AddKind, AddRequest, Detected, Filing, check_staged, safe_segment
 from builder.flowmcp import SYSTEM
 from builder.flowmcp.conformance import check_entry
 from builder.flowmcp.layout import GRADING_DATA, GRADINGS, PROVIDERS, SELECTIONS, is_stamp
 from builder.flowmcp.models import GradingEntry
+from builder.flowmcp.reader import read
+from builder.flowmcp.reports import REPORTS_DIR
+from builder.flowmcp.reports import SYSTEM as REPORTS_SYSTEM
 from builder.flowmcp.rules import area_tier, instant
 
 NAMESPACE_LEVEL = frozenset({"tools-aggregate-namespace", "namespace-description"})
 
 
-def plan_entry(source: Path, found: Detected, data: Path, schema: str | None) -> list[Filing]:
+def plan_entry(source: Path, found: Detected, request: AddRequest) -> list[Filing]:
+    data, schema = request.data, request.schema
     entry, violations = check_entry(found.document)  # the reader's own check (entries._read_entry)
     if entry is None:
         first = violations[0]
         raise AddError(source, first.json_path, first.reason + (f" [{first.code}]" if first.code else ""))
     folder = _folder(source, entry, data, schema)
     target = "/".join((GRADING_DATA, *folder, GRADINGS, _file_name(entry)))
-    check_staged(SYSTEM, [(target, found.raw, source)])
+    check_staged(read, [(target, found.raw, source)])
     return [Filing(source, target, found.raw, f"FlowMCP {entry.area} grading", SYSTEM)]
 
 
@@ -111,3 +120,55 @@ def _stamp(entry: GradingEntry) -> str:
     times += [item.timestamp for item in (entry.categorical_veto, entry.regrading_trigger) if item is not None]
     newest = max(instant(time) for time in times)
     return newest.astimezone(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+PLACEHOLDER = "staged"
+
+
+def plan_report(source: Path, found: Detected, request: AddRequest) -> list[Filing]:
+    data = request.data
+    document = found.document
+    slug = safe_segment(document.get("schemaIdSlug"))
+    date = document.get("date") if isinstance(document.get("date"), str) else None
+    stem = f"{slug or PLACEHOLDER}-{date}" if date and safe_segment(date) else f"{slug or PLACEHOLDER}-{PLACEHOLDER}"
+    folder = f"{REPORTS_DIR}/{slug or PLACEHOLDER}"
+    check_staged(read, [(f"{folder}/{stem}.json", found.raw, source)])
+    if slug is None:
+        raise AddError(source, "$.schemaIdSlug", f"{document.get('schemaIdSlug')!r} cannot name a folder "
+                       "(letters, digits, . _ -)")
+    return [Filing(source, f"{folder}/{_free_name(data / folder, stem, found.raw)}", found.raw,
+                   "Scoring Protocol v1 report", REPORTS_SYSTEM)]
+
+
+def _free_name(folder: Path, stem: str, raw: bytes) -> str:
+    """The name already holding these bytes among `<stem>.json`, `<stem>-2.json` … (numbered without
+    gaps), else the first free one."""
+    number = 1
+    while True:
+        name = f"{stem}.json" if number == 1 else f"{stem}-{number}.json"
+        path = folder / name
+        if not path.exists() or path.read_bytes() == raw:
+            return name
+        number += 1
+
+
+def _sibling_files(document: dict[str, Any]) -> str | None:
+    if "prompts" in document or "scores" in document:
+        return ("a Scoring Protocol prompts.json or scores.json is not added by `scorecards add`: "
+                "copy it to scoring-reports/<schemaIdSlug>/ beside its reports")
+    return None
+
+
+ENTRY = AddKind(
+    name="a FlowMCP grading entry",
+    system=SYSTEM,
+    matches=lambda document: "gradingId" in document or {"area", "gradings"} <= set(document),
+    plan=plan_entry,
+)
+REPORT = AddKind(
+    name="a Scoring Protocol v1 report",
+    system=REPORTS_SYSTEM,
+    matches=lambda document: "scoringProtocol" in document or "schemaIdSlug" in document,
+    plan=plan_report,
+    refuses=_sibling_files,
+)

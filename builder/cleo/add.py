@@ -12,20 +12,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from builder.add.detect import Detected
-from builder.add.plan import Filing
-from builder.add.stage import check_staged
+from builder.cleo import read
 from builder.cleo.reader import FOLDER, SYSTEM, grade_files
+from builder.engine.adding import AddKind, AddRequest, Detected, Filing, check_staged
 
 TARGET = f"{FOLDER}/GRADES.jsonl"
 
 
-def plan_rows(source: Path, found: Detected, data: Path, planned: set[Any]) -> list[Filing]:
-    """`planned`: the rows earlier files of the same command append (updated here)."""
+def plan_rows(source: Path, found: Detected, request: AddRequest) -> list[Filing]:
+    """`request.rows_planned`: the rows earlier files of the same command append (updated here)."""
+    data, planned = request.data, request.rows_planned
     lines = _lines(found)
     # As the file is (so the reader's line numbers are the operator's), or the one compact line.
     staged = found.raw if found.document is None else lines[0] + b"\n"
-    check_staged(SYSTEM, [(TARGET, staged, source)])
+    check_staged(read, [(TARGET, staged, source)])
     seen = {_key(line) for path in grade_files(data) or [] for line in path.read_bytes().split(b"\n")}
     seen |= planned
     new: list[bytes] = []
@@ -69,3 +69,12 @@ def _value(item: Any) -> Any:
     if isinstance(item, (int, float)):
         return ("number", item)
     return item
+
+
+KIND = AddKind(
+    name="CLEO GRADES.jsonl rows",
+    system=SYSTEM,
+    matches=lambda document: "sessionId" in document,
+    plan=plan_rows,
+    json_lines=True,
+)
