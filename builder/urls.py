@@ -220,6 +220,12 @@ def badge_endpoint(page: str) -> str:
     return page_dir(page) + "/badge.json"
 
 
+def card_file(page: str) -> str:
+    """The embeddable card of a scorecard (builder.publish.cards): `card.svg` beside its page, at an
+    address that stays the same across rescores, so a README that shows it follows the current grade."""
+    return page_dir(page) + "/card.svg"
+
+
 def absolute(base_url: str, path: str) -> str:
     """An absolute URL for protocols that need one; `base_url` ends with `/`."""
     if path == "index.html" or path.endswith("/index.html"):
