@@ -32,12 +32,13 @@ def badge_label(capture: Capture) -> str:
     return "TDQS (stand-in)" if model.startswith(STAND_IN_PREFIX) else "TDQS"
 
 
-def _base(config: SiteConfig) -> str:
+def snippet_base(config: SiteConfig) -> str:
+    """Where pasted snippets point: the absolute site URL when configured, else the base path."""
     return config.absolute_base if config.has_absolute_base else config.base_path
 
 
 def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
-    base = _base(config)
+    base = snippet_base(config)
     return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
 
 
