@@ -61,9 +61,10 @@ BOLD = 1.15
 
 
 def xml_text(text: str) -> str:
-    """`text` as XML character data or a quoted attribute's inside: escaped, and what XML cannot
-    hold replaced by U+FFFD."""
-    return escape(_NOT_XML.sub(REPLACEMENT, text), {'"': "&quot;"})
+    """`text` as XML character data or a quoted attribute's inside: escaped (a carriage return as a
+    reference, which a parser would otherwise read as a line feed), and what XML cannot hold
+    replaced by U+FFFD."""
+    return escape(_NOT_XML.sub(REPLACEMENT, text), {'"': "&quot;", "\r": "&#13;"})
 
 
 def _em(ch: str) -> float:
