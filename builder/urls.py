@@ -151,7 +151,7 @@ _SEARCH_SHARD = re.compile(r"pagefind-[0-9]+")
 def weight_kind(path: str) -> str:
     """What the output at `path` counts as when the site is weighed (builder.engine.weight): the
     tool pages (`servers/*/tools/`, each with its badge endpoint) apart from the rest of
-    `servers/` (server pages, feeds, badge endpoints); the search index (`pagefind/`, its shards
+    `servers/` (server pages, feeds, badge endpoints, cards); the search index (`pagefind/`, its shards
     `pagefind-<k>/` with it); every other folder by its name (`api/`, `downloads/`, `static/` …);
     a top-level file by its own (`index.html`, `sitemap.xml` …)."""
     first, slash, rest = path.partition("/")
