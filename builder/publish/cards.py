@@ -133,10 +133,12 @@ class Card:
     """Two or three figures behind the grade."""
     scored: str
     """When the scores were made, in words (`1 Jun 2026`)."""
-    unpublished: str | None = None
-    """Why there is no grade (`coverage below 80%`), when there is none."""
+    no_grade: str = "not graded"
+    """What stands for the grade when there is none, and why (`not published: coverage below 80%`)."""
     stand_in: bool = False
     """The scores are a stand-in model's (not a real grader's): the card says so."""
+    made: str = "scored"
+    """How the system says its scores were made (`scored`, `graded`), before their date."""
 
     @property
     def published(self) -> bool:
@@ -144,24 +146,44 @@ class Card:
 
     @property
     def grade(self) -> str:
-        return f"{self.tier} {self.score}" if self.published else f"not published: {self.unpublished}"
+        return f"{self.tier} {self.score}" if self.published else self.no_grade
 
     @property
     def footer(self) -> str:
         if self.published:
-            return f"Overall {self.grade} · scored {self.scored}"
-        return f"Not published: {self.unpublished} · scored {self.scored}"
+            return f"Overall {self.grade} · {self.made} {self.scored}"
+        return f"{self.no_grade[:1].upper()}{self.no_grade[1:]} · {self.made} {self.scored}"
 
     @property
     def title(self) -> str:
         """The accessible name: everything the card shows, in full."""
         system = f"{self.system} (stand-in scores)" if self.stand_in else self.system
         figures = "".join(f", {f.label.lower()} {f.value}" for f in self.figures)
-        return f"{system} scorecard of {self.name} ({self.identity}): overall {self.grade}{figures}; scored {self.scored}"
+        return (f"{system} scorecard of {self.name} ({self.identity}): overall {self.grade}{figures}; "
+                f"{self.made} {self.scored}")
+
+    def _chip(self) -> list[str]:
+        """The grade's chip: the system, the letter and the score, white on the tier's colour."""
+        middle, inside = f"{MARGIN + CHIP_WIDTH / 2:g}", CHIP_WIDTH - GAP
+
+        def line(y: int, size: int, text: str) -> str:
+            return f'<text x="{middle}" y="{y}" font-size="{size}">{xml_text(fit(text, inside, size, bold=True))}</text>'
+
+        chip = colour(self.tier if self.published else None)
+        lines = [
+            f'<rect x="{MARGIN}" y="{MARGIN}" width="{CHIP_WIDTH}" height="{HEIGHT - 2 * MARGIN}" rx="6" fill="{chip}"/>',
+            '<g class="c b" text-anchor="middle">' + line(34, 13, self.system),
+        ]
+        if self.stand_in:
+            lines.append(line(49, 10, "stand-in"))
+        if self.published:
+            lines += [line(90, 40, self.tier or ""), line(116, 17, self.score or "")]
+        else:
+            lines.append(line(90, 40, "–"))
+        lines.append("</g>")
+        return lines
 
     def svg(self) -> str:
-        chip = colour(self.tier if self.published else None)
-        middle = MARGIN + CHIP_WIDTH / 2
         room = RIGHT - LEFT
         lines = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -172,21 +194,12 @@ class Card:
             f'<clipPath id="card-name"><rect x="{LEFT}" y="12" width="{room}" height="28"/></clipPath>',
             f'<clipPath id="card-who"><rect x="{LEFT}" y="40" width="{room}" height="18"/></clipPath>',
             f'<rect class="bg" x="0.5" y="0.5" width="{WIDTH - 1}" height="{HEIGHT - 1}" rx="8"/>',
-            f'<rect x="{MARGIN}" y="{MARGIN}" width="{CHIP_WIDTH}" height="{HEIGHT - 2 * MARGIN}" rx="6" fill="{chip}"/>',
-            f'<g class="c b" text-anchor="middle"><text x="{middle:g}" y="34" font-size="13">{xml_text(self.system)}</text>',
+            *self._chip(),
+            f'<text class="b" x="{LEFT}" y="34" font-size="16" clip-path="url(#card-name)">'
+            f"{xml_text(fit(self.name, room, 16, bold=True))}</text>",
+            f'<text class="m" x="{LEFT}" y="53" font-size="12" clip-path="url(#card-who)">'
+            f"{xml_text(fit(self.identity, room, 12))}</text>",
         ]
-        if self.stand_in:
-            lines.append(f'<text x="{middle:g}" y="49" font-size="10">stand-in</text>')
-        if self.published:
-            lines.append(f'<text x="{middle:g}" y="90" font-size="40">{xml_text(self.tier or "")}</text>')
-            lines.append(f'<text x="{middle:g}" y="116" font-size="17">{xml_text(self.score or "")}</text>')
-        else:
-            lines.append(f'<text x="{middle:g}" y="90" font-size="40">–</text>')
-        lines.append("</g>")
-        lines.append(f'<text class="b" x="{LEFT}" y="34" font-size="16" clip-path="url(#card-name)">'
-                     f"{xml_text(fit(self.name, room, 16, bold=True))}</text>")
-        lines.append(f'<text class="m" x="{LEFT}" y="53" font-size="12" clip-path="url(#card-who)">'
-                     f"{xml_text(fit(self.identity, room, 12))}</text>")
         for (x, width), figure in zip(COLUMNS, self.figures, strict=False):
             lines.append(f'<text class="m" x="{x}" y="80" font-size="11">{xml_text(fit(figure.label, width - GAP, 11))}</text>')
             lines.append(f'<text class="b" x="{x}" y="99" font-size="14">'

@@ -15,7 +15,7 @@ from builder.tdqs.pages.publish import badge_label, snippet_base
 from builder.tdqs.pages.views import View, server_scores
 from builder.tdqs.reader import STAND_IN_PREFIX, Server
 
-UNPUBLISHED = "coverage below 80%"
+UNPUBLISHED = "not published: coverage below 80%"
 
 
 def _graded(tier: str | None, score: float | None) -> str:
@@ -42,7 +42,7 @@ def server_card(server: Server) -> Card:
             Figure("Tools scored", tools),
         ),
         scored=day_words(capture.generated_at),
-        unpublished=None if published else UNPUBLISHED,
+        no_grade=UNPUBLISHED,
         stand_in=(capture.report.model or "").startswith(STAND_IN_PREFIX),
     )
 
