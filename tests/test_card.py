@@ -99,7 +99,7 @@ def test_the_figures_on_the_card_are_those_computed_by_hand(cards) -> None:
         "Tool definitions", shown(description), "Coherence", shown(coherence), "Tools scored", "4 of 5",
         f"Overall {shown(overall)} · scored 1 Jun 2026",
     ]
-    assert title(svg) == (f"TDQS (stand-in scores) scorecard of Hand Made <Server> & Co (jdoe/hand): overall "
+    assert title(svg) == (f"TDQS (stand-in) scorecard of Hand Made <Server> & Co (jdoe/hand): overall "
                           f"{shown(overall)}, tool definitions {shown(description)}, coherence {shown(coherence)}, "
                           "tools scored 4 of 5; scored 1 Jun 2026")
     # The chip is the overall tier's colour (C), as on the site's tier chips.

@@ -135,8 +135,8 @@ class Card:
     """When the scores were made, in words (`1 Jun 2026`)."""
     no_grade: str = "not graded"
     """What stands for the grade when there is none, and why (`not published: coverage below 80%`)."""
-    stand_in: bool = False
-    """The scores are a stand-in model's (not a real grader's): the card says so."""
+    note: str | None = None
+    """What the scores are if not a real grader's (`stand-in`, `synthetic`): the chip says it under the system."""
     made: str = "scored"
     """How the system says its scores were made (`scored`, `graded`), before their date."""
 
@@ -157,7 +157,7 @@ class Card:
     @property
     def title(self) -> str:
         """The accessible name: everything the card shows, in full."""
-        system = f"{self.system} (stand-in scores)" if self.stand_in else self.system
+        system = f"{self.system} ({self.note})" if self.note else self.system
         figures = "".join(f", {f.label.lower()} {f.value}" for f in self.figures)
         return (f"{system} scorecard of {self.name} ({self.identity}): overall {self.grade}{figures}; "
                 f"{self.made} {self.scored}")
@@ -174,8 +174,8 @@ class Card:
             f'<rect x="{MARGIN}" y="{MARGIN}" width="{CHIP_WIDTH}" height="{HEIGHT - 2 * MARGIN}" rx="6" fill="{chip}"/>',
             '<g class="c b" text-anchor="middle">' + line(34, 13, self.system),
         ]
-        if self.stand_in:
-            lines.append(line(49, 10, "stand-in"))
+        if self.note:
+            lines.append(line(49, 10, self.note))
         if self.published:
             lines += [line(90, 40, self.tier or ""), line(116, 17, self.score or "")]
         else:

@@ -9,10 +9,11 @@ from builder import numbers, urls
 from builder.config import SiteConfig
 from builder.dates import day_words
 from builder.pages.page import DataFile
-from builder.publish.cards import HEIGHT, WIDTH, Card, Figure, html_snippet, markdown_alt
+from builder.publish.card_view import CardView, card_view
+from builder.publish.cards import Card, Figure
 from builder.tdqs.identity import identity
-from builder.tdqs.pages.publish import badge_label, snippet_base
-from builder.tdqs.pages.views import View, server_scores
+from builder.tdqs.pages.publish import badge_label
+from builder.tdqs.pages.views import server_scores
 from builder.tdqs.reader import STAND_IN_PREFIX, Server
 
 UNPUBLISHED = "not published: coverage below 80%"
@@ -43,35 +44,14 @@ def server_card(server: Server) -> Card:
         ),
         scored=day_words(capture.generated_at),
         no_grade=UNPUBLISHED,
-        stand_in=(capture.report.model or "").startswith(STAND_IN_PREFIX),
+        note="stand-in" if (capture.report.model or "").startswith(STAND_IN_PREFIX) else None,
     )
 
 
-class CardView(View):
-    """The card on the server's page, with the snippets that embed it."""
-
-    path: str
-    width: int
-    height: int
-    alt: str
-    markdown: str
-    """A Markdown image of the card linking to the scorecard, for a README."""
-    html: str
-    """The same as HTML, at the card's declared size."""
-
-
-def card_view(server: Server, config: SiteConfig) -> CardView:
-    """The snippets use the site's absolute address when it is configured (`--site-url`), as the
-    badge's do; else its base path."""
-    path, page = urls.card_file(urls.server_page(server.slug)), urls.server_page(server.slug)
-    base = snippet_base(config)
-    card_url, page_url = urls.absolute(base, path), urls.absolute(base, page)
-    alt = f"{badge_label(server.current)} scorecard of {server.display_name}"
-    return CardView(
-        path=path, width=WIDTH, height=HEIGHT, alt=alt,
-        markdown=f"[![{markdown_alt(alt)}]({card_url})]({page_url})",
-        html=html_snippet(card_url, page_url, alt),
-    )
+def server_card_view(server: Server, config: SiteConfig) -> CardView:
+    """The card on the server's page; its snippets say whose scorecard it is, and a stand-in's says so."""
+    page = urls.server_page(server.slug)
+    return card_view(page, f"{badge_label(server.current)} scorecard of {server.display_name}", config)
 
 
 def card_file(server: Server) -> DataFile:

@@ -22,7 +22,7 @@ from builder.publish.badges import BadgeSet
 from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
-from builder.tdqs.pages.card import card_file, card_view
+from builder.tdqs.pages.card import card_file, server_card_view
 from builder.tdqs.pages.categories import categories_of, category_outputs
 from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
@@ -64,7 +64,7 @@ def server_outputs(
     badge, endpoint = publish.server_badge(server, config, badges)
     yield replace(endpoint, key=key)
     yield card_file(server)
-    card = card_view(server, config)
+    card = server_card_view(server, config)
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)

@@ -11,6 +11,7 @@ from builder.dates import instant_key
 from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
+from builder.publish.card_view import snippet_base
 from builder.publish.feeds import FeedEntry, atom
 from builder.tdqs.bulk import DATASETS, FOLDER
 from builder.tdqs.identity import identity
@@ -30,11 +31,6 @@ def badge_label(capture: Capture) -> str:
     """A stand-in's score says so on the badge too, wherever the badge is pasted."""
     model = capture.report.model or ""
     return "TDQS (stand-in)" if model.startswith(STAND_IN_PREFIX) else "TDQS"
-
-
-def snippet_base(config: SiteConfig) -> str:
-    """Where pasted snippets point: the absolute site URL when configured, else the base path."""
-    return config.absolute_base if config.has_absolute_base else config.base_path
 
 
 def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:

@@ -18,11 +18,11 @@ from tdqs.round_half_up import round_half_up
 from builder import charts, numbers
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
+from builder.publish.card_view import CardView
 from builder.tdqs.checklist import dimension_scores
 from builder.tdqs.coherence_advice import CoherenceStep
 from builder.tdqs.identity import identity
 from builder.tdqs.models import CurrentScores as ServerScores
-from builder.tdqs.pages.card import CardView
 from builder.tdqs.pages.views import (
     PASS_LINE,
     BadgeView,
