@@ -1,5 +1,5 @@
-"""The card in a real Chromium (issue 48): an <img> of it has its declared size and follows light and
-dark; drawn on its own, every line of text lies inside the card and clear of every other line, long
+"""The card in a real Chromium (issue 48), of TDQS servers and CLEO sessions: an <img> of it has its
+declared size and follows light and dark; drawn on its own, every line of text lies inside the card and clear of every other line, long
 names included (the widest Latin letters, CJK, emoji), with WCAG AA contrast against what is behind
 it, computed here by the WCAG formula from the colours Chromium computed."""
 
@@ -41,9 +41,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, 
         write_capture(data, server_id, report(server_id, tools, tool_count=1234 if server_id in ("cjk", "mixed") else 4))
         meta = {"displayName": name, "repositoryUrl": f"https://github.com/{quote(owner)}/{quote(repo)}"}
         (data / "servers" / server_id / "server.json").write_text(json.dumps(meta), encoding="utf-8")
+    # CLEO sessions: a long id, graded; one with no audit entries, not gradable.
+    dimensions = {key: {"score": 15, "max": 20, "evidence": []} for key in
+                  ("sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")}
+    rows = [{"sessionId": "W" * 200, "taskId": "M" * 80, "evaluator": "m" * 80, "totalScore": 75, "maxScore": 100,
+             "dimensions": dimensions, "flags": [], "timestamp": "2026-05-04T10:00:00Z", "entryCount": 12345},
+            {"sessionId": "quiet", "totalScore": 0, "maxScore": 100, "flags": [], "timestamp": "2026-05-04T10:00:00Z",
+             "entryCount": 0, "dimensions": {k: {**v, "score": 0} for k, v in dimensions.items()}}]
+    (data / "sessions").mkdir()
+    (data / "sessions" / "grades.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     build(data, out, SiteConfig(base_url=BASE), search=False)
+    sessions = sorted(p.parent.relative_to(out).as_posix() for p in (out / "sessions").glob("*/card.svg"))
+    assert len(sessions) == 2
     with served(out, BASE) as url:
-        yield url, out, ["plain", "partial", *LONG]
+        yield url, out, [f"servers/{s}" for s in ("plain", "partial", *LONG)] + sessions
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +63,8 @@ def browser() -> Iterator[object]:
         yield instance
 
 
-def declared(out: Path, server: str) -> tuple[int, int]:
-    root = ET.fromstring((out / "servers" / server / "card.svg").read_bytes())
+def declared(out: Path, folder: str) -> tuple[int, int]:
+    root = ET.fromstring((out / folder / "card.svg").read_bytes())
     return int(root.get("width") or 0), int(root.get("height") or 0)
 
 
@@ -106,13 +117,14 @@ def test_an_img_of_the_card_has_its_declared_size_and_follows_the_scheme(site, b
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     for server in servers:
-        page.goto(f"{base}servers/{server}/", wait_until="networkidle")
+        page.goto(f"{base}{server}/", wait_until="networkidle")
         shown = page.evaluate("() => { const i = document.querySelector('img.card');"
                               " return [i.complete, i.naturalWidth, i.naturalHeight, i.getAttribute('src')]; }")
         assert shown == [True, *declared(out, server), "card.svg"], server
-        name = LONG.get(server, (server,))[0]
-        assert page.locator("h1").inner_text().startswith(name), server  # the server's own name, not a fallback
-        drawn = page.evaluate(IN_IMG, f"{base}servers/{server}/card.svg")
+        if server.startswith("servers/"):
+            name = LONG.get(server.removeprefix("servers/"), (server.removeprefix("servers/"),))[0]
+            assert page.locator("h1").inner_text().startswith(name), server  # the server's own name, not a fallback
+        drawn = page.evaluate(IN_IMG, f"{base}{server}/card.svg")
         assert (drawn["width"], drawn["height"]) == declared(out, server)
         assert drawn["shown"] == list(declared(out, server))
         # The card brings its own background, the one of the scheme the browser says the system has.
@@ -130,9 +142,10 @@ def test_every_line_fits_the_card_clear_of_the_others_and_legible(site, browser,
     failures: list[str] = []
     for server in servers:
         width, height = declared(out, server)
-        page.goto(f"{base}servers/{server}/card.svg", wait_until="load")
-        page.screenshot(path=str(shots / f"card-{server}-{scheme}.png"), clip={"x": 0, "y": 0, "width": width,
-                                                                              "height": height})
+        page.goto(f"{base}{server}/card.svg", wait_until="load")
+        name = server.replace("/", "-")[:40]
+        page.screenshot(path=str(shots / f"card-{name}-{scheme}.png"), clip={"x": 0, "y": 0, "width": width,
+                                                                            "height": height})
         drawn = page.evaluate(DRAWN)
         texts = drawn["texts"]
         assert len(texts) >= 10, (server, texts)

@@ -223,3 +223,79 @@ def test_a_carriage_return_stays_one_and_what_xml_cannot_hold_shows_as_a_replace
     root = ET.fromstring(card.svg().encode("utf-8", "strict"))
     lines = {node.get("clip-path"): "".join(node.itertext()) for node in root.iter(f"{SVG}text")}
     assert lines["url(#card-name)"] == "a\rb\ufffdc\ufffd" and lines["url(#card-who)"] == "o\r\n/r"
+
+
+# ---- CLEO: a session's card ------------------------------------------------------------------------
+
+CLEO_KEYS = ("sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")
+CLEO_SCALE = ((Fraction(90, 100), "A"), (Fraction(75, 100), "B"), (Fraction(60, 100), "C"), (Fraction(45, 100), "D"))
+"""CLEO's grade specification's scale, the site's default."""
+
+
+def session_row(session_id: str, dims: tuple[int, ...], *, entries: int, evaluator: str | None = "cleo-grader",
+                task: str | None = "T42", when: str = "2026-05-04T10:00:00Z") -> str:
+    dimensions = {key: {"score": value, "max": 20, "evidence": []} for key, value in zip(CLEO_KEYS, dims, strict=True)}
+    row = {"sessionId": session_id, "totalScore": sum(dims), "maxScore": 100, "dimensions": dimensions, "flags": [],
+           "timestamp": when, "entryCount": entries}
+    if task:
+        row["taskId"] = task
+    if evaluator:
+        row["evaluator"] = evaluator
+    return json.dumps(row)
+
+
+def test_a_cleo_session_card_shows_its_grade_computed_by_hand(tmp_path: Path) -> None:
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(parents=True)
+    graded = (17, 15, 20, 12, 14)
+    rows = [
+        session_row("s-one", (5, 5, 5, 5, 5), entries=3, when="2026-05-01T10:00:00Z"),
+        session_row("s-one", graded, entries=41),  # the newer run is the current one
+        session_row("s-none", (0, 0, 0, 0, 0), entries=0, evaluator=None, task=None),
+        session_row("s-demo", graded, entries=7, evaluator="synthetic-demo"),
+    ]
+    (sessions / "grades.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    writer, _ = build_in_memory(tmp_path, SiteConfig(site_url="https://example.github.io"))
+    share = Fraction(sum(graded), 100)
+    letter = next((grade for bound, grade in CLEO_SCALE if share >= bound), "F")
+    assert (share, letter) == (Fraction(78, 100), "B")
+    one = writer.files["sessions/s-one/card.svg"]
+    one = one if isinstance(one, bytes) else one.encode()
+    assert texts(one) == [
+        "CLEO", letter, f"{float(share * 100):.1f}%", "s-one", "task T42 · evaluator cleo-grader",
+        "Score", f"{sum(graded)} of 100", "Audit entries", "41", "Runs", "2",
+        f"Overall {letter} {float(share * 100):.1f}% · graded 4 May 2026",
+    ]
+    none = writer.files["sessions/s-none/card.svg"]
+    none = none if isinstance(none, bytes) else none.encode()
+    assert texts(none) == ["CLEO", "–", "s-none", "an agent session graded by CLEO", "Score", "—", "Audit entries",
+                           "0", "Runs", "1", "Not gradable: no audit entries · graded 4 May 2026"]
+    demo = writer.files["sessions/s-demo/card.svg"]
+    assert "synthetic" in texts(demo if isinstance(demo, bytes) else demo.encode())
+    page = Page(writer.text("sessions/s-one/index.html"))
+    assert ("[![CLEO scorecard of session s-one](https://example.github.io/sessions/s-one/card.svg)]"
+            "(https://example.github.io/sessions/s-one/)") in page.text
+    assert "[![CLEO (synthetic) scorecard of session s-demo]" in Page(writer.text("sessions/s-demo/index.html")).text
+
+
+def test_a_cleo_card_of_naughty_session_ids_is_well_formed_and_shows_them_literally(tmp_path: Path) -> None:
+    strings = [s for s in naughty() if s.strip()]
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(parents=True)
+    rows = [session_row(s, (10, 10, 10, 10, 10), entries=5, task=s[::-1] or None, evaluator=s) for s in strings]
+    (sessions / "naughty.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    writer, _ = build_in_memory(tmp_path)
+    shown = []
+    for path, data in writer.files.items():
+        if path.startswith("sessions/") and path.endswith("/card.svg"):
+            raw = data if isinstance(data, bytes) else data.encode()
+            root = ET.fromstring(raw)  # well-formed XML, whatever the id
+            assert {node.tag.removeprefix(SVG) for node in root.iter()} <= {"svg", "title", "style", "clipPath", "rect",
+                                                                            "g", "text"}
+            lines = {node.get("clip-path"): "".join(node.itertext()) for node in root.iter(f"{SVG}text")}
+            shown.append((title(raw), lines["url(#card-name)"]))
+    missing = [s for s in strings
+               if not any(whole.startswith(f"CLEO scorecard of {NOT_XML.sub(chr(0xFFFD), s)} (") and literal(line, s)
+                          for whole, line in shown)]
+    assert len(shown) == len(set(strings))  # a card per session; the list repeats a few strings
+    assert not missing, missing
