@@ -1,4 +1,4 @@
-"""The card in a real Chromium (issue 48), of TDQS servers and CLEO sessions: an <img> of it has its
+"""The card in a real Chromium (issue 48), of TDQS servers, CLEO sessions and FlowMCP namespaces: an <img> of it has its
 declared size and follows light and dark; drawn on its own, every line of text lies inside the card and clear of every other line, long
 names included (the widest Latin letters, CJK, emoji), with WCAG AA contrast against what is behind
 it, computed here by the WCAG formula from the colours Chromium computed."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from corpus import definition, report, scores, tool_score, write_capture
 from builder.build import build
 from builder.config import SiteConfig
 
+ROOT = Path(__file__).resolve().parents[1]
 BASE = "/cards/"
 SCHEMES = {"light": (255, 255, 255), "dark": (13, 17, 23)}
 """The colour scheme Chromium is told the system has → GitHub's README background in it."""
@@ -50,11 +52,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, 
              "entryCount": 0, "dimensions": {k: {**v, "score": 0} for k, v in dimensions.items()}}]
     (data / "sessions").mkdir()
     (data / "sessions" / "grades.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    # FlowMCP namespaces: data/'s (graded, rejected, pending).
+    shutil.copytree(ROOT / "data" / "grading-data", data / "grading-data")
     build(data, out, SiteConfig(base_url=BASE), search=False)
     sessions = sorted(p.parent.relative_to(out).as_posix() for p in (out / "sessions").glob("*/card.svg"))
-    assert len(sessions) == 2
+    providers = sorted(p.parent.relative_to(out).as_posix() for p in (out / "providers").glob("*/card.svg"))
+    assert len(sessions) == 2 and len(providers) == 3
     with served(out, BASE) as url:
-        yield url, out, [f"servers/{s}" for s in ("plain", "partial", *LONG)] + sessions
+        yield url, out, [f"servers/{s}" for s in ("plain", "partial", *LONG)] + sessions + providers
 
 
 @pytest.fixture(scope="module")

@@ -299,3 +299,40 @@ def test_a_cleo_card_of_naughty_session_ids_is_well_formed_and_shows_them_litera
                           for whole, line in shown)]
     assert len(shown) == len(set(strings))  # a card per session; the list repeats a few strings
     assert not missing, missing
+
+
+# ---- FlowMCP: a namespace's card -------------------------------------------------------------------
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_a_flowmcp_namespace_card_counts_its_tree(tmp_path: Path) -> None:
+    """data/'s acme-weather: its tools and schemas counted here from its folders, its date from its
+    index.json, its grade the one its page shows."""
+    import shutil
+
+    shutil.copytree(DATA / "grading-data", tmp_path / "grading-data")
+    writer, _ = build_in_memory(tmp_path, SiteConfig(site_url="https://example.github.io"))
+    tree = tmp_path / "grading-data" / "providers" / "acme-weather"
+    tools = sorted(p for p in tree.glob("*/tools/*") if p.is_dir())
+    schemas = sorted({p.parent.parent for p in tools})
+    assert (len(tools), len(schemas)) == (2, 1)
+    index = json.loads((tree / "index.json").read_text(encoding="utf-8"))
+    assert index["updatedAt"].startswith("2026-05-19")
+    page = Page(writer.text("providers/acme-weather/index.html"))
+    assert "Grade C" in page.text and "Rollup status partial" in page.text
+    svg = writer.files["providers/acme-weather/card.svg"]
+    shown = texts(svg if isinstance(svg, bytes) else svg.encode())
+    # Its grades are a stand-in's (the page says "Stand-in scores"): the chip says so.
+    assert "Stand-in scores" in page.text
+    stable = shown[shown.index("Tools stable") + 1]
+    assert shown == ["FlowMCP", "stand-in", "C", "acme-weather", "namespace", "Status", "partial", "Tools stable",
+                     stable, "Schemas", str(len(schemas)), "Overall C · updated 19 May 2026"]
+    assert stable.endswith(f" of {len(tools)}")
+    assert ("[![FlowMCP (stand-in) scorecard of namespace acme-weather](https://example.github.io/providers/"
+            "acme-weather/card.svg)](https://example.github.io/providers/acme-weather/)") in page.text
+    # A rejected namespace has no letter on its card, and says so.
+    rejected = writer.files["providers/example-payments/card.svg"]
+    rejected_text = texts(rejected if isinstance(rejected, bytes) else rejected.encode())
+    assert "–" in rejected_text and rejected_text[-1] == "Rejected"
+    assert "card" not in json.loads(writer.text("api/flowmcp/providers/acme-weather.json"))  # the API is unchanged

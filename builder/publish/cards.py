@@ -128,11 +128,12 @@ class Card:
     tier: str | None
     """The grade's letter; None when no grade is published."""
     score: str | None
-    """The overall score as the site prints it (`3.4`); None when not published."""
+    """The overall score as the site prints it (`3.4`); None when not published, or when the system
+    grades by letter alone."""
     figures: tuple[Figure, ...]
     """Two or three figures behind the grade."""
-    scored: str
-    """When the scores were made, in words (`1 Jun 2026`)."""
+    scored: str | None
+    """When the scores were made, in words (`1 Jun 2026`); None when the data does not say."""
     no_grade: str = "not graded"
     """What stands for the grade when there is none, and why (`not published: coverage below 80%`)."""
     note: str | None = None
@@ -142,25 +143,31 @@ class Card:
 
     @property
     def published(self) -> bool:
-        return self.tier is not None and self.score is not None
+        return self.tier is not None
 
     @property
     def grade(self) -> str:
-        return f"{self.tier} {self.score}" if self.published else self.no_grade
+        if self.tier is None:
+            return self.no_grade
+        return f"{self.tier} {self.score}" if self.score is not None else self.tier
+
+    @property
+    def when(self) -> str:
+        return f" · {self.made} {self.scored}" if self.scored else ""
 
     @property
     def footer(self) -> str:
         if self.published:
-            return f"Overall {self.grade} · {self.made} {self.scored}"
-        return f"{self.no_grade[:1].upper()}{self.no_grade[1:]} · {self.made} {self.scored}"
+            return f"Overall {self.grade}{self.when}"
+        return f"{self.no_grade[:1].upper()}{self.no_grade[1:]}{self.when}"
 
     @property
     def title(self) -> str:
         """The accessible name: everything the card shows, in full."""
         system = f"{self.system} ({self.note})" if self.note else self.system
         figures = "".join(f", {f.label.lower()} {f.value}" for f in self.figures)
-        return (f"{system} scorecard of {self.name} ({self.identity}): overall {self.grade}{figures}; "
-                f"{self.made} {self.scored}")
+        when = f"; {self.made} {self.scored}" if self.scored else ""
+        return f"{system} scorecard of {self.name} ({self.identity}): overall {self.grade}{figures}{when}"
 
     def _chip(self) -> list[str]:
         """The grade's chip: the system, the letter and the score, white on the tier's colour."""
@@ -172,12 +179,14 @@ class Card:
         chip = colour(self.tier if self.published else None)
         lines = [
             f'<rect x="{MARGIN}" y="{MARGIN}" width="{CHIP_WIDTH}" height="{HEIGHT - 2 * MARGIN}" rx="6" fill="{chip}"/>',
-            '<g class="c b" text-anchor="middle">' + line(34, 13, self.system),
+            '<g class="c b" text-anchor="middle">' + line(34, 12, self.system),
         ]
         if self.note:
             lines.append(line(49, 10, self.note))
         if self.published:
-            lines += [line(90, 40, self.tier or ""), line(116, 17, self.score or "")]
+            lines.append(line(90 if self.score is not None else 96, 40, self.tier or ""))
+            if self.score is not None:
+                lines.append(line(116, 17, self.score))
         else:
             lines.append(line(90, 40, "–"))
         lines.append("</g>")
