@@ -64,11 +64,10 @@ def server_outputs(
     badge, endpoint = publish.server_badge(server, config, badges)
     yield replace(endpoint, key=key)
     yield card_file(server)
-    card = server_card_view(server, config)
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)
-        return server_context(server, file_problems, api_path, charts_, badge, feed, card)
+        return server_context(server, file_problems, api_path, charts_, badge, feed, server_card_view(server, config))
 
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
