@@ -151,7 +151,7 @@ _SEARCH_SHARD = re.compile(r"pagefind-[0-9]+")
 def weight_kind(path: str) -> str:
     """What the output at `path` counts as when the site is weighed (builder.engine.weight): the
     tool pages (`servers/*/tools/`, each with its badge endpoint) apart from the rest of
-    `servers/` (server pages, feeds, badge endpoints); the search index (`pagefind/`, its shards
+    `servers/` (server pages, feeds, badge endpoints, cards); the search index (`pagefind/`, its shards
     `pagefind-<k>/` with it); every other folder by its name (`api/`, `downloads/`, `static/` …);
     a top-level file by its own (`index.html`, `sitemap.xml` …)."""
     first, slash, rest = path.partition("/")
@@ -218,6 +218,12 @@ def download_file(dataset: str, extension: str) -> str:
 def badge_endpoint(page: str) -> str:
     """The shields.io endpoint JSON of a scorecard: `badge.json` beside its page."""
     return page_dir(page) + "/badge.json"
+
+
+def card_file(page: str) -> str:
+    """The embeddable card of a scorecard (builder.publish.cards): `card.svg` beside its page, at an
+    address that stays the same across rescores, so a README that shows it follows the current grade."""
+    return page_dir(page) + "/card.svg"
 
 
 def absolute(base_url: str, path: str) -> str:

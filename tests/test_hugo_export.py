@@ -189,6 +189,14 @@ def _advice(html: str) -> list[str]:
     return name + lines[lines.index("<h2>How to raise this score</h2>"):lines.index("<h2>Tools, worst first</h2>")]
 
 
+def _card(html: str) -> list[str]:
+    """A server page's card section (issue 48), its image's address blanked (ours is relative, Hugo's
+    root-relative); none on a page "not scored yet"."""
+    lines = [re.sub(r'src="[^"]*"', 'src=""', line) for line in _main(html)]
+    start = next((i for i, line in enumerate(lines) if line.startswith('<section class="embed"')), None)
+    return [] if start is None else lines[start:lines.index("</section>", start) + 1]
+
+
 @pytest.mark.skipif(_hugo_binary() is None, reason="the hugo package (the bench extra) is not installed")
 @pytest.mark.parametrize("corpus", ["data", "not-scored"])
 def test_hugo_renders_the_same_pages_as_ours(tmp_path: Path, corpus: str) -> None:
@@ -221,6 +229,7 @@ def test_hugo_renders_the_same_pages_as_ours(tmp_path: Path, corpus: str) -> Non
     for path in sorted(ours["servers"]):
         mine, hugos = writer.text(path), site.joinpath(path).read_text(encoding="utf-8")
         assert _advice(hugos) == _advice(mine), path
+        assert _card(hugos) == _card(mine), path
     # Every tool page: the same markup, whitespace between elements aside (issue 45 slimmed both sides).
     for path in sorted(path for path in writer.files if re.fullmatch(r"servers/[^/]+/tools/[^/]+/index\.html", path)):
         mine, hugos = (re.sub(r'src="[^"]*"', 'src=""', "".join(_main(html)))

@@ -33,7 +33,7 @@ def test_a_rebuild_renders_only_what_changed_and_equals_a_cold_build(tmp_path: P
     assert first.timings["reused"] == 0
 
     again = build(data, out, config, search=False)
-    per_server = 1 + 1 + 1 + 1 + 5  # page, API, badge.json, feed, and a page per tool
+    per_server = 1 + 1 + 1 + 1 + 1 + 5  # page, API, badge.json, card.svg, feed, and a page per tool
     assert again.timings["reused"] == 6 * (per_server + 1)  # and each server's comparison (compare/<id>/)
 
     # server-2 gets a new capture: one tool improved, one added.
@@ -118,7 +118,7 @@ def test_a_new_version_of_a_dependency_that_shapes_the_output_renders_everything
     corpus(data)
     assert _build_command(data, out, timings) == 0
     unchanged = _build_command(data, out, timings)
-    assert unchanged == 6 * (1 + 1 + 1 + 1 + 5 + 1)  # as in the first test: every server's outputs
+    assert unchanged == 6 * (1 + 1 + 1 + 1 + 1 + 5 + 1)  # as in the first test: every server's outputs
     shadow = tmp_path / "shadow"
     (shadow / "jinja2-99.0.0.dist-info").mkdir(parents=True)
     (shadow / "jinja2-99.0.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: Jinja2\nVersion: 99.0.0\n")

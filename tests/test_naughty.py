@@ -40,7 +40,8 @@ INJECTION_PROBE = """() => {
     const tag = el.tagName.toLowerCase();
     if (["iframe", "object", "embed", "frame", "frameset", "base", "applet", "video", "audio", "math"].includes(tag)) found.push(tag);
     if (tag === "script" && el.type !== "application/json" && !(el.src && el.src.startsWith(origin + "/"))) found.push("script");
-    if (tag === "img" && !el.getAttribute("src").includes("badges/")) found.push("img " + el.getAttribute("src"));
+    const ours = (src) => src.includes("badges/") || (el.classList.contains("card") && (src === "card.svg" || src.endsWith("/card.svg")));
+    if (tag === "img" && !ours(el.getAttribute("src"))) found.push("img " + el.getAttribute("src"));
     const drawn = el.classList.contains("chart-svg") && el.parentElement && el.parentElement.matches("figure.chart");
     if (tag === "svg" && !drawn && !el.closest(".plot") && !el.closest("#js-plotly-tester")) found.push("svg " + el.outerHTML.slice(0, 80));
     // The site's own forms: search, and the servers list's compare boxes (a checkbox per server).

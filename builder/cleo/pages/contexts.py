@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from builder.engine.problems import Problem
 from builder.numbers import Exact
 from builder.pages.page import PageContext
+from builder.publish.card_view import CardView
 
 
 class View(BaseModel):
@@ -204,6 +205,8 @@ class SessionContext(PageContext):
     runs: list[RunRow]
     """Newest first."""
     synthetic_runs: int
+    card: CardView
+    """The session's embeddable card (builder.cleo.pages.card) and its snippets."""
 
 
 class RunContext(PageContext):

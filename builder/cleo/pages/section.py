@@ -3,7 +3,8 @@
 Pages (see `builder.cleo.corpus` for why sessions and runs are split this way):
 - `sessions/index.html`: statistics, the graded sessions (sortable by score and time), and apart
   from them the sessions CLEO found no audit entries for, which are not graded at all;
-- `sessions/<session>/index.html`: the current run in full and every run over time;
+- `sessions/<session>/index.html`: the current run in full and every run over time, and its
+  embeddable card (`card.svg` beside it);
 - `sessions/<session>/runs/<run>/index.html`: one run in full, at a path that never changes;
 - `api/sessions.json`: every valid row.
 
@@ -26,6 +27,7 @@ from builder.cleo.corpus import CleoCorpus, Session, build_corpus
 from builder.cleo.models import GradeResult
 from builder.cleo.pages import stats as cleo_stats
 from builder.cleo.pages.api import sessions_api
+from builder.cleo.pages.card import session_card_file, session_card_view
 from builder.cleo.pages.chart import score_timeline
 from builder.cleo.pages.contexts import (
     RubricDimension,
@@ -81,7 +83,8 @@ def outputs(
     grades = run_grades(con, config.cleo_grades)
     yield index_page(con, corpus, grades, config)
     for session in corpus.sessions:
-        yield session_page(session, grades)
+        yield session_page(session, grades, config)
+        yield session_card_file(session, grades[session.current.key])
         yield from run_pages(session, grades)
     yield sessions_api(corpus, grades, config.cleo_grades)
 
@@ -121,7 +124,7 @@ def index_page(
     return Page(urls.CLEO_SESSIONS, "cleo/index.html", context)
 
 
-def session_page(session: Session, grades: dict[str, RunGrade]) -> Page:
+def session_page(session: Session, grades: dict[str, RunGrade], config: SiteConfig) -> Page:
     current = run_view(session.current, grades[session.current.key])
     runs = [run_row(run, grades[run.key], run is session.current) for run in reversed(session.runs)]
     state = f"grade {current.grade}" if current.gradable else "not gradable: no audit entries"
@@ -133,6 +136,7 @@ def session_page(session: Session, grades: dict[str, RunGrade]) -> Page:
         current=current,
         runs=runs,
         synthetic_runs=sum(1 for run in session.runs if run.synthetic),
+        card=session_card_view(session, config),
     )
     return Page(urls.cleo_session_page(session.slug), "cleo/session.html", context)
 

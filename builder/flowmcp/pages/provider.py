@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from builder.config import SiteConfig
+from builder.flowmcp.pages.card import provider_card_file, provider_card_view
 from builder.flowmcp.pages.rollup import NodeView, RollupContext, node_view, required_node, rollup_fields
 from builder.flowmcp.pages.views import View, api_json, entry_models, labelled, rollup_page
 from builder.flowmcp.records import Rollup
 from builder.pages.page import DataFile, Page
+from builder.publish.card_view import CardView
 
 
 class SchemaView(View):
@@ -29,6 +32,8 @@ class ProviderContext(RollupContext):
     schemas: list[SchemaView]
     summary_stored: dict[str, str]
     summary: dict[str, str]
+    card: CardView | None = None
+    """The namespace's embeddable card (builder.flowmcp.pages.card) and its snippets; not in its API JSON."""
 
 
 def provider_context(rollup: Rollup) -> ProviderContext:
@@ -84,8 +89,10 @@ def provider_context(rollup: Rollup) -> ProviderContext:
     )
 
 
-def provider_outputs(rollup: Rollup) -> Iterator[Page | DataFile]:
-    """The namespace's page and its API JSON (the same model)."""
+def provider_outputs(rollup: Rollup, config: SiteConfig) -> Iterator[Page | DataFile]:
+    """The namespace's page, its API JSON (the same model, but the card) and its card."""
     context = labelled(provider_context(rollup), entry_models(rollup.entries))
-    yield Page(rollup_page(rollup), "flowmcp/provider.html", context)
-    yield DataFile(context.api_path, api_json(context))
+    yield Page(rollup_page(rollup), "flowmcp/provider.html",
+               context.model_copy(update={"card": provider_card_view(rollup, config)}))
+    yield DataFile(context.api_path, api_json(context, exclude={"card"}))
+    yield provider_card_file(rollup)

@@ -101,14 +101,13 @@ class SectionContext(Context):
 
 
 def outputs(con: duckdb.DuckDBPyConnection, corpus: FlowCorpus, config: SiteConfig) -> Iterator[Page | DataFile]:
-    del config  # the section has no settings of its own
     section = section_context(con, corpus)
     yield Page(urls.FLOWMCP, "flowmcp/index.html", section)
     yield DataFile(urls.FLOWMCP_API, api_json(section, exclude={"grade_chart", "status_chart"}))
     providers = {rollup.name: rollup for rollup in corpus.providers}
     for rollup in corpus.rollups:
         if rollup.kind == "provider":
-            yield from provider_outputs(rollup)
+            yield from provider_outputs(rollup, config)
         else:
             yield from selection_outputs(rollup, providers)
         yield from entry_outputs(rollup)

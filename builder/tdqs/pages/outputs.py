@@ -1,7 +1,7 @@
 """The TDQS section's outputs: the section-wide pages and files (the home page from `home`, the
 server list, the rubric, changes, downloads, the feed and the bulk files) and, with
 `server_outputs`, each server's own (its page and API JSON from `server`, its tools' pages from
-`tool`, its feed and badges, and pages for its tools not scored yet)."""
+`tool`, its feed, badges and card, and pages for its tools not scored yet)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from builder.publish.badges import BadgeSet
 from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
+from builder.tdqs.pages.card import card_file, server_card_view
 from builder.tdqs.pages.categories import categories_of, category_outputs
 from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
@@ -62,10 +63,11 @@ def server_outputs(
     key = server.digest
     badge, endpoint = publish.server_badge(server, config, badges)
     yield replace(endpoint, key=key)
+    yield card_file(server)
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)
-        return server_context(server, file_problems, api_path, charts_, badge, feed)
+        return server_context(server, file_problems, api_path, charts_, badge, feed, server_card_view(server, config))
 
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)

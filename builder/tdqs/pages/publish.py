@@ -11,6 +11,7 @@ from builder.dates import instant_key
 from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
+from builder.publish.card_view import snippet_base
 from builder.publish.feeds import FeedEntry, atom
 from builder.tdqs.bulk import DATASETS, FOLDER
 from builder.tdqs.identity import identity
@@ -32,12 +33,8 @@ def badge_label(capture: Capture) -> str:
     return "TDQS (stand-in)" if model.startswith(STAND_IN_PREFIX) else "TDQS"
 
 
-def _base(config: SiteConfig) -> str:
-    return config.absolute_base if config.has_absolute_base else config.base_path
-
-
 def _snippet(config: SiteConfig, label: str, svg: str, page: str) -> str:
-    base = _base(config)
+    base = snippet_base(config)
     return f"[![{label}]({urls.absolute(base, svg)})]({urls.absolute(base, page)})"
 
 

@@ -18,6 +18,7 @@ from tdqs.round_half_up import round_half_up
 from builder import charts, numbers
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
+from builder.publish.card_view import CardView
 from builder.tdqs.checklist import dimension_scores
 from builder.tdqs.coherence_advice import CoherenceStep
 from builder.tdqs.identity import identity
@@ -245,6 +246,8 @@ class ServerContext(PageContext):
     history_chart: dict[str, Any] | None
     """Drawn at build time as SVG above the history list, when there are captures to compare."""
     badge: BadgeView
+    card: CardView
+    """The embeddable card (builder.tdqs.pages.card), shown beside the badge with its snippets."""
     feed_path: str
     unscored: list[str]
     """Tools in the newest tools/list that have no score yet."""
@@ -370,7 +373,7 @@ def reach_view(reach: ToolReach) -> ReachView:
 
 def server_context(
     server: Server, problems: list[Problem], api_path: str, charts_: dict[str, dict[str, Any] | None],
-    badge: BadgeView, feed_path: str,
+    badge: BadgeView, feed_path: str, card: CardView,
 ) -> ServerContext:
     capture = server.current
     rolled = capture.server.rollup
@@ -434,6 +437,7 @@ def server_context(
         tools_chart=charts_["tools"] or {},
         history_chart=charts_["history"],
         badge=badge,
+        card=card,
         feed_path=feed_path,
         unscored=unscored,
         unscored_count=max(advice.unscored_count, len(unscored)),
