@@ -372,7 +372,12 @@
     form.q.addEventListener("input", function () { remember(); go(); });
     form.q.addEventListener("change", function () { settled = true; });
     if (form.order) { form.order.addEventListener("change", function () { settled = true; remember(); settled = true; go(); }); }
-    more.addEventListener("click", function () { showMore(latest, status, list, more); });
+    more.addEventListener("click", function () {
+      showMore(latest, status, list, more).then(function () {
+        // The last ones shown, the button is gone: focus goes to the line saying how many there are.
+        if (more.hidden) { status.setAttribute("tabindex", "-1"); status.focus(); }
+      });
+    });
     window.addEventListener("popstate", fromAddress);
     if (new URLSearchParams(window.location.search).get("q")) { fromAddress(); }
   }
