@@ -84,8 +84,8 @@ def test_two_servers_of_the_same_name_compared_with_and_without_javascript(regis
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base + "servers/", wait_until="networkidle")
     for slug in twins:
-        page.check(f'#servers-table input[name="s"][value="{slug}"]')
-    page.click("text=Compare the ticked servers")
+        page.check(f'#servers-table input.pick[value="{slug}"]')
+    page.click(".pick-bar a:has-text('Compare (2)')")
     page.wait_for_selector("#compare-status:has-text('Comparing 2 servers.')")
     ticked = [part.removeprefix("s=") for part in page.url.split("?", 1)[1].split("&")]
     assert sorted(ticked) == twins

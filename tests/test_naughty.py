@@ -44,10 +44,9 @@ INJECTION_PROBE = """() => {
     if (tag === "img" && !ours(el.getAttribute("src"))) found.push("img " + el.getAttribute("src"));
     const drawn = el.classList.contains("chart-svg") && el.parentElement && el.parentElement.matches("figure.chart");
     if (tag === "svg" && !drawn && !el.closest(".plot") && !el.closest("#js-plotly-tester")) found.push("svg " + el.outerHTML.slice(0, 80));
-    // The site's own forms: search, and the servers list's compare boxes (a checkbox per server).
-    const compareForm = (node) => node.matches("main > form.compare-form[method=get]");
-    if (tag === "form" && !el.classList.contains("search-box") && !compareForm(el)) found.push("form");
-    const compareBox = el.type === "checkbox" && el.name === "s" && el.closest("form") && compareForm(el.closest("form"));
+    // The site's own form (search) and the boxes static/pick.js adds to tick a server for the comparison.
+    if (tag === "form" && !el.classList.contains("search-box")) found.push("form");
+    const compareBox = el.type === "checkbox" && el.classList.contains("pick") && el.parentElement.hasAttribute("data-pick");
     if (tag === "input" && !(el.id === "q" || el.type === "search" || compareBox)) found.push("input");
     if (tag === "meta" && el.httpEquiv && el.httpEquiv.toLowerCase() === "refresh") found.push("meta refresh");
     if (tag === "link" && !(el.href.startsWith(origin + "/") || el.rel === "canonical")) found.push("link " + el.href);

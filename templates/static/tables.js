@@ -178,15 +178,8 @@
       tr.setAttribute("data-tier", row[2]);
       var first = document.createElement("td");
       if (row[6]) { first.setAttribute("data-find", row[6]); }
-      if (!row[3]) {  // a scored server can be ticked for the comparison (compare/?s=<slug>)
-        var tick = document.createElement("input");
-        tick.type = "checkbox";
-        tick.name = "s";
-        tick.value = row[0].split("/")[1];
-        tick.setAttribute("aria-label", "Compare " + row[1]);
-        first.appendChild(tick);
-        first.appendChild(document.createTextNode(" "));
-      }
+      // A scored server can be ticked for the comparison: static/pick.js adds the tick.
+      if (!row[3]) { first.setAttribute("data-pick", row[0].split("/")[1]); }
       var link = document.createElement("a");
       link.href = root + row[0].replace(/index\.html$/, "");
       link.textContent = row[1];

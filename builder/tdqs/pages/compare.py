@@ -2,7 +2,8 @@
 scored server, `compare/<slug>/`, with its nearest neighbours.
 
 A static site cannot hold a page per pair of fifteen thousand servers. So the page a visitor
-chooses (checkboxes on the servers list, up to four) is one page, `compare/`, whose query string
+chooses (ticked on the servers list, category pages or search results, up to four, and kept while
+they browse: static/pick.js) is one page, `compare/`, whose query string
 holds the choice: static/compare.js fills its table from each server's API JSON
 (`api/servers/<slug>.json`, published anyway), inserting every text with `textContent`. Without
 JavaScript that page says where the static comparisons are.

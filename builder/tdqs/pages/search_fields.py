@@ -5,6 +5,16 @@ A maintainer looks a server up by its id (`jdoe-babelwise-mcp`), its repository 
 each is indexed, with its compact form (builder.engine.search.compact_name) for queries that
 Pagefind would split into common words. The search page shows a result's identity and grade from
 the document's Pagefind metadata and orders by grade; a server's categories are words of its text.
+
+Pagefind finds words by their beginning, while the servers list's "Find a server" finds any part of
+a server's id or repository (`ather` finds `acme-weather`). So the document also carries the
+endings of the id's and the repository's compact forms (`fragments`): every part of them is the
+beginning of one of those words. Only these two names get them: a server's tools and description
+are words a person types from their start, and each ending is one more word in the index.
+
+What the search page shows above each hit (the name, whose server it is, its grade) is not written
+as the document's text, only in attributes Pagefind indexes (one run of words, which the page
+leaves out of excerpts), so an excerpt says what the hit adds.
 """
 
 from __future__ import annotations
@@ -15,6 +25,20 @@ from builder.engine.search import compact_name
 from builder.tdqs.categories import spellings
 from builder.tdqs.identity import identity
 from builder.tdqs.models import ServerMeta
+
+FRAGMENT_LETTERS = 3
+"""The shortest ending indexed (`fragments`): shorter ones would find most of the registry."""
+
+
+def fragments(names: list[str]) -> str:
+    """Every ending of each name's compact form after its first letter, of at least FRAGMENT_LETTERS
+    letters (`acme-weather` → `cmeweather meweather … her`), space separated, each once."""
+    found: dict[str, None] = {}
+    for name in names:
+        whole = compact_name(name)
+        for start in range(1, len(whole) - FRAGMENT_LETTERS + 1):
+            found.setdefault(whole[start:], None)
+    return " ".join(found)
 
 
 class SearchTool(BaseModel):
@@ -58,6 +82,8 @@ class ServerSearchDoc(BaseModel):
     terms: str
     """Everything the server is searched by besides its name (builder.tdqs.identity)."""
     compact_terms: str
+    fragments: str
+    """The endings of the id's and repository's compact forms (`fragments`)."""
     grade: str
     """The overall grade as shown (`A 4.9`, `not scored yet`, `below 80% coverage`)."""
     sort: str
@@ -88,6 +114,7 @@ def server_search_doc(
         terms=who.terms(server_id, meta.repository_url),
         # Only the compact forms that differ from the name (`jdoe-x` → `jdoex`; `jdoe` is indexed as it is).
         compact_terms=" ".join(dict.fromkeys(compact_name(n) for n in names if n and compact_name(n) != n.lower())),
+        fragments=fragments([server_id, who.repository or ""]),
         grade=grade,
         sort=sort,
         # One spelling per category, as a server lists it (its own, not the corpus's choice).
