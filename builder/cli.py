@@ -448,8 +448,9 @@ VERIFY_EPILOG = """exit codes (the smallest of those found):
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from builder.publish.manifest import ManifestError, parse, read_inputs
+    from builder.publish.manifest import ManifestError, read_inputs
     from builder.verify import CODES, compare
+    from builder.verify.check import PartError, check
     from builder.verify.rebuild import rebuild
     from builder.verify.site import Unreachable, open_site
 
@@ -470,12 +471,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if raw is None:
             report("manifest", f"{where}: no {MANIFEST} (not a scorecards site, or built before manifests)")
             return CODES["manifest"]
-        manifest = parse(raw)
-        for kind, path in compare.files(manifest.files, site.files(manifest.files)):
+        checked = check(site, raw)
+        manifest = checked.manifest
+        for kind, path in checked.findings:
             report(kind, f"{where}/{path}: {VERIFY_SAYS[kind]}")
     except Unreachable as error:
         report("unreachable", str(error))
         return CODES["unreachable"]
+    except PartError as error:
+        report("manifest", f"{where}/{error.path}: {error}")
+        return CODES["manifest"]
     except ManifestError as error:
         report("manifest", f"{where}/{MANIFEST}: {error}")
         return CODES["manifest"]

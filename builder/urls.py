@@ -141,7 +141,26 @@ SEARCH = "search/index.html"
 STATS_API = "api/stats.json"
 BUILD_REPORT = "build-report.json"
 MANIFEST = "manifest.jsonl"
-"""What the site was built from and what it holds (builder.publish.manifest), at a fixed path."""
+"""What the site was built from and what it holds (builder.publish.manifest), at a fixed path: the
+top of the manifest, which lists its parts, each `manifest.jsonl` in a folder of the site."""
+PART_FOLDERS = ("servers",)
+"""Folders each of whose folders is a part of the manifest of its own (a server's): every other
+folder at the top of the site is one part; the files at the top are listed in the top manifest."""
+
+
+def manifest_part(path: str) -> str:
+    """The folder of the manifest part that lists `path` (a file of the site or of the data
+    folder): `servers/<id>/` for what is inside a folder of `servers/`, else its top-level folder
+    (`api/`), else '' (the top manifest itself)."""
+    parts = path.split("/")
+    if len(parts) >= 3 and parts[0] in PART_FOLDERS:
+        return f"{parts[0]}/{parts[1]}/"
+    return parts[0] + "/" if len(parts) >= 2 else ""
+
+
+def manifest_part_file(folder: str) -> str:
+    """Where the manifest part of `folder` (`manifest_part`) is published: inside it."""
+    return folder + MANIFEST
 NOT_FOUND = "404.html"
 
 
