@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
@@ -239,8 +240,15 @@ def test_a_rebuild_from_changed_data_names_exactly_the_changed_outputs(
 
 
 class Quiet(SimpleHTTPRequestHandler):
+    asked: ClassVar[list[str]] = []
+    """The path of each request, in order."""
+
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def do_GET(self) -> None:
+        Quiet.asked.append(self.path)
+        super().do_GET()
 
 
 @pytest.fixture
@@ -264,6 +272,25 @@ def test_a_url_verifies_and_a_file_gone_from_it_is_named(
     (site / "servers" / "beta" / "index.html").unlink()
     assert verify(capsys, url) == (CODES["missing"], [
         f"scorecards verify: {url}servers/beta/index.html: listed in the manifest, missing"])
+
+
+def test_one_server_is_checked_from_the_top_its_part_and_its_files_alone(
+    served: tuple[str, Path], capsys: pytest.CaptureFixture[str],
+) -> None:
+    url, site = served
+    page = site / "servers" / "beta" / "index.html"
+    page.write_bytes(page.read_bytes().replace(b"</main>", b"<p>edited</p></main>"))
+    Quiet.asked.clear()
+    assert verify(capsys, url, "--only", "servers/alpha") == (0, [])
+    alpha = sorted(p.relative_to(site).as_posix() for p in (site / "servers" / "alpha").rglob("*") if p.is_file())
+    assert sorted(Quiet.asked) == sorted(["/manifest.jsonl", *(f"/{path}" for path in alpha)])
+    assert verify(capsys, url, "--only", "servers/beta/") == (CODES["differs"], [
+        f"scorecards verify: {url}servers/beta/index.html: its bytes are not those the manifest lists"])
+    code, lines = verify(capsys, url, "--only", "servers/gamma/")
+    assert code == CODES["manifest"] and lines == [
+        f"scorecards verify: {url}manifest.jsonl: it lists no part for servers/gamma/ (a folder of the site: "
+        "servers/<id>/, api/ …)"]
+    assert main(["verify", url, "--only", "servers/alpha/", "--data", str(site)]) == 2
 
 
 def test_a_url_that_does_not_answer_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

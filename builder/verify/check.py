@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from builder.publish.manifest import Manifest, ManifestError, parse
-from builder.urls import MANIFEST, manifest_part
+from builder.urls import MANIFEST, manifest_part, manifest_part_file
 from builder.verify import compare
 from builder.verify.compare import Finding
 from builder.verify.site import Site
@@ -37,10 +37,18 @@ class Checked:
     """The folders whose part is missing or changed: their files are not checked."""
 
 
-def whole(site: Site, top: bytes) -> Checked:
-    """The top manifest `top` and every part it lists, read from `site` and checked against the top.
-    `ManifestError` when the top is not whole; `PartError` when a part that is the one listed is not."""
+def whole(site: Site, top: bytes, only: str | None = None) -> Checked:
+    """The top manifest `top` and every part it lists (`only`: the part of that folder alone, and
+    none of the top's own files), read from `site` and checked against the top. `ManifestError`
+    when the top is not whole, or lists no part for `only`; `PartError` when a part that is the
+    one listed is not."""
     manifest = parse(top)
+    if only is not None:
+        manifest.files.clear()
+        manifest.inputs.clear()
+        manifest.parts = {p: e for p, e in manifest.parts.items() if p == manifest_part_file(only)}
+        if not manifest.parts:
+            raise ManifestError(f"it lists no part for {only} (a folder of the site: servers/<id>/, api/ …)")
     findings: list[Finding] = []
     untrusted: set[str] = set()
     found = site.read(manifest.parts)
@@ -58,14 +66,16 @@ def whole(site: Site, top: bytes) -> Checked:
     return Checked(manifest, findings, untrusted)
 
 
-def check(site: Site, top: bytes) -> Checked:
+def check(site: Site, top: bytes, only: str | None = None) -> Checked:
     """Every file of `site` against its manifest (`top`, the top's bytes, and its parts): each file
-    that differs, is missing or is extra, and each part, sorted by path."""
-    checked = whole(site, top)
+    that differs, is missing or is extra, and each part, sorted by path. `only`: the files of that
+    folder of the site alone (`servers/<id>/`), against its part."""
+    checked = whole(site, top, only)
     manifest, untrusted = checked.manifest, checked.untrusted
     listed = {path: entry for path, entry in manifest.files.items() if path not in manifest.parts}
     found = ((path, digest, size) for path, digest, size in site.files(listed)
-             if path != MANIFEST and path not in manifest.parts and manifest_part(path) not in untrusted)
+             if path != MANIFEST and path not in manifest.parts and manifest_part(path) not in untrusted
+             and (only is None or manifest_part(path) == only))
     findings = checked.findings + compare.files(listed, found)
     checked.findings = sorted(findings, key=lambda f: (f[1], f[0]))
     return checked
