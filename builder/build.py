@@ -476,11 +476,13 @@ def manifest_targets(paths: Iterable[str], inputs: Iterable[str]) -> list[str]:
 
 
 def write_manifest(writer: SiteWriter, inputs: list[manifest_format.Input], config: SiteConfig,
-                   site: dict[str, Any], search: bool) -> None:
+                   site: dict[str, Any], search: bool, trees: Sequence[str] = ()) -> None:
     """Writes the manifest (builder.publish.manifest), last: its parts list every other published
-    file, read back as it stands, and every input; the top lists the parts."""
+    file, with the SHA-256 the writer recorded as it wrote it (`trees`: the search index's folders,
+    which Pagefind wrote into a folder site itself, read back), and every input; the top lists the
+    parts."""
     head = manifest_format.header({**config.model_dump(mode="json"), "search": search}, site["data_as_of"])
-    for path, text in manifest_format.files_and_parts(head, inputs, writer.published(urls.MANIFEST)):
+    for path, text in manifest_format.files_and_parts(head, inputs, writer.published(trees)):
         writer.write(path, text)
 
 
@@ -618,7 +620,7 @@ def _build(
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
         # also while Pagefind may still be indexing; what each output weighs is summed on the way
         weight = SiteWeight(urls.weight_kind)
-        written = weight.counted(writer.written_rows())
+        written = weight.counted(writer.written_rows(), weight=3)
         manifest.prepare(written)
         for _ in written:  # the ledger stops reading after the last output it records: the rest counts too
             pass
@@ -643,7 +645,7 @@ def _build(
         # manifest, written last: every file published (the report too), read back as it stands, and every
         # input (builder.publish.manifest)
         manifesting = time.perf_counter()
-        write_manifest(writer, inputs, config, site, search)
+        write_manifest(writer, inputs, config, site, search, [f.name for f in index.folders] if index else [])
         timings["manifest"] += time.perf_counter() - manifesting
         # commit
         swapping = time.perf_counter()

@@ -69,7 +69,7 @@ def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_buil
     from builder.pages.page import DataFile
 
     a, b, c = (DataFile(f"{name}/index.json", "", key=f"k-{name}") for name in "abc")
-    written = [(output.path, "check", None, (1, 1)) for output in (a, b, c)]  # what the writer wrote, by path
+    written = [(output.path, "check", None, (1, 1), "sha") for output in (a, b, c)]  # what the writer wrote, by path
 
     def lent(manifest: Manifest, outputs: list[DataFile]) -> list[str]:
         """The paths of `outputs` the manifest finds in the previous build (`matched`)."""

@@ -187,6 +187,32 @@ def test_a_part_that_is_the_one_listed_but_no_part_is_a_manifest_error(
     assert lines[0] == f"scorecards verify: {site}/servers/alpha/manifest.jsonl: it is cut short (it has no end line)"
 
 
+@pytest.mark.parametrize("name", ["site", "site.tar"])
+def test_a_rebuild_lists_what_it_lent_with_the_sha256_of_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+) -> None:
+    from builder.build import build as build_site
+    from builder.config import SiteConfig
+
+    # The manifest is made from what the writer recorded as it wrote each file (and, for a file lent by the
+    # previous build, what the ledger recorded): a rebuild's lists the bytes on disk, hashed here.
+    data, out = corpus(tmp_path / "data"), tmp_path / name
+    build(data, out)
+    tools = [tool_score(definition("beta_t", "Does it anew."), scores(5, 4, 4, 4, 5, 4))]
+    write_capture(data, "beta", report("beta", tools, generated_at="2026-06-02T00:00:00.000Z"), name="newer")
+    assert build_site(data, out, SiteConfig(), search=False, workers=1).timings["reused"] > 0
+    assert verify(capsys, str(out)) == (0, [])
+    if out.is_dir():
+        listed: dict[str, tuple[str, int]] = {}
+        for part in (row[1] for row in rows(out / "manifest.jsonl") if isinstance(row, list) and row[0] == "part"):
+            listed[part] = (hashlib.sha256((out / part).read_bytes()).hexdigest(), (out / part).stat().st_size)
+            listed.update((row[1], (row[2], row[3])) for row in rows(out / part)[1:-1]  # type: ignore[index]
+                          if isinstance(row, list) and row[0] == "file")
+        listed.update((row[1], (row[2], row[3])) for row in rows(out / "manifest.jsonl")  # type: ignore[index]
+                      if isinstance(row, list) and row[0] == "file")
+        assert listed == hashed(out)
+
+
 @pytest.mark.parametrize("cut", [0, 1, 600, -1])
 def test_a_manifest_cut_short_or_gone_is_one_line(
     built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: int,
