@@ -499,7 +499,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for kind, path in compare.maps(manifest.files, rebuilt.files):
             report("rebuild-differs", f"{where}/{path}: {REBUILD_SAYS[kind]}")
     if not found:
-        _say(args, f"verified {len(manifest.files)} files of {where}/{only or ''} against its manifest"
+        _say(args, f"verified {len(manifest.files)} files of {f'{where}/{only}' if only else where} against its manifest"
              + (f" and a rebuild of {args.data}" if data is not None else ""))
     return min((CODES[kind] for kind, _ in found), default=0)
 
