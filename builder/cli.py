@@ -613,7 +613,7 @@ def parser() -> argparse.ArgumentParser:
                              "it builds the same files (default: check the files only)")
     verify.add_argument("--only", default=None, metavar="FOLDER",
                         help="check that folder of the site alone (servers/<id>/): the top manifest, that folder's "
-                             "part and the files it lists; over HTTP only those are fetched")
+                             "part and the files it lists; over HTTP only those are fetched (default: the whole site)")
     verify.add_argument("--workers", type=_positive, default=None, metavar="N",
                         help="processes for the rebuild with --data (default: one per core)")
     verify.set_defaults(run=cmd_verify)
