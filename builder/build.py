@@ -104,6 +104,8 @@ class Model:
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
+    data_dir: Path | None = None
+    """The data folder it was read from: the manifest's parts list its files (`manifest_targets`)."""
 
 
 def read_and_plan(
@@ -125,7 +127,7 @@ def read_and_plan(
     Plan(outputs).check()
     load = was_read - started + loading
     timings = {"load": load, "statistics": time.perf_counter() - started - load}
-    model = Model(outputs, log, site, [c.system.key for c in present], timings)
+    model = Model(outputs, log, site, [c.system.key for c in present], timings, data_dir)
     settle()  # the model lives to the end of the build (builder.engine.heap)
     return model
 
@@ -262,7 +264,8 @@ def render_and_write(
     timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
                      frozenset(), workers_busy=False)
     timings["write"] += write_static(writer)
-    links.check([*writer.paths, urls.MANIFEST],  # the manifest is written last (`write_manifest`)
+    inputs = manifest_format.input_paths(model.data_dir) if model.data_dir is not None else []
+    links.check([*writer.paths, *manifest_targets(writer.paths, inputs)],  # written last (`write_manifest`)
                 worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
     return timings
 
@@ -466,15 +469,21 @@ def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
     return wrote / owners.count
 
 
-def write_manifest(writer: SiteWriter, data_dir: Path, config: SiteConfig, site: dict[str, Any], search: bool
-                   ) -> list[manifest_format.Input]:
-    """Writes the manifest (builder.publish.manifest), last: it lists every other published file.
-    Returns the inputs it lists."""
+def manifest_targets(paths: Iterable[str], inputs: Iterable[str]) -> list[str]:
+    """What a page may link to of the manifest, which is written after the links are checked: the
+    top, and the part of each folder of the site's `paths` and the data folder's `inputs`."""
+    return [urls.MANIFEST, *sorted(manifest_format.part_files(chain(paths, inputs)))]
+
+
+def write_manifest(writer: SiteWriter, inputs: list[manifest_format.Input], config: SiteConfig,
+                   site: dict[str, Any], search: bool, trees: Sequence[str] = ()) -> None:
+    """Writes the manifest (builder.publish.manifest), last: its parts list every other published
+    file, with the SHA-256 the writer recorded as it wrote it (`trees`: the search index's folders,
+    which Pagefind wrote into a folder site itself, read back), and every input; the top lists the
+    parts."""
     head = manifest_format.header({**config.model_dump(mode="json"), "search": search}, site["data_as_of"])
-    inputs = manifest_format.read_inputs(data_dir)
-    files = writer.published(urls.MANIFEST)
-    writer.write(urls.MANIFEST, "".join(manifest_format.lines(head, inputs, files)))
-    return inputs
+    for path, text in manifest_format.files_and_parts(head, inputs, writer.published(trees)):
+        writer.write(path, text)
 
 
 COUNTS = frozenset({"reused"})
@@ -572,7 +581,7 @@ def _build(
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
         engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
-        manifest = Manifest(out, engine, writer.kind, writer.previous_size)
+        manifest = Manifest(out, engine, writer.kind, writer.previous_size, site["data_as_of"])
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).
         writer.hold(urls.BUILD_REPORT)
@@ -599,14 +608,19 @@ def _build(
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
         close(present)  # the workers' memory is free before the links are checked and the tar put together
-        links.check(chain(writer.paths, [urls.MANIFEST]), worker_scratch(writer.worker_spec()))  # it comes last
+        # every input, hashed: the manifest, written last, lists them, and pages link to its parts
+        manifesting = time.perf_counter()
+        inputs = manifest_format.read_inputs(data_dir)
+        timings["manifest"] = time.perf_counter() - manifesting
+        links.check(chain(writer.paths, manifest_targets(writer.paths, (i.path for i in inputs))),
+                    worker_scratch(writer.worker_spec()))
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
         if isinstance(writer, TarWriter):
             writer.assemble()  # every page into the tar while Pagefind may still be indexing
         # also while Pagefind may still be indexing; what each output weighs is summed on the way
         weight = SiteWeight(urls.weight_kind)
-        written = weight.counted(writer.written_rows())
+        written = weight.counted(writer.written_rows(), weight=3)
         manifest.prepare(written)
         for _ in written:  # the ledger stops reading after the last output it records: the rest counts too
             pass
@@ -631,8 +645,8 @@ def _build(
         # manifest, written last: every file published (the report too), read back as it stands, and every
         # input (builder.publish.manifest)
         manifesting = time.perf_counter()
-        inputs = write_manifest(writer, data_dir, config, site, search)
-        timings["manifest"] = time.perf_counter() - manifesting
+        write_manifest(writer, inputs, config, site, search, [f.name for f in index.folders] if index else [])
+        timings["manifest"] += time.perf_counter() - manifesting
         # commit
         swapping = time.perf_counter()
         writer.commit()

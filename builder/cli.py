@@ -448,8 +448,9 @@ VERIFY_EPILOG = """exit codes (the smallest of those found):
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from builder.publish.manifest import ManifestError, parse, read_inputs
+    from builder.publish.manifest import ManifestError, read_inputs
     from builder.verify import CODES, compare
+    from builder.verify.check import PartError, check
     from builder.verify.rebuild import rebuild
     from builder.verify.site import Unreachable, open_site
 
@@ -458,6 +459,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UserError(str(error)) from error
     data = _data_dir(args.data) if args.data else None
+    only = _only(args.only) if args.only else None
+    if only is not None and data is not None:
+        raise UserError("--only checks one folder against its part, --data the whole site against a rebuild: give one")
     where = site.name.rstrip("/")
     found: list[tuple[str, str]] = []
 
@@ -470,12 +474,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if raw is None:
             report("manifest", f"{where}: no {MANIFEST} (not a scorecards site, or built before manifests)")
             return CODES["manifest"]
-        manifest = parse(raw)
-        for kind, path in compare.files(manifest.files, site.files(manifest.files)):
+        checked = check(site, raw, only)
+        manifest = checked.manifest
+        for kind, path in checked.findings:
             report(kind, f"{where}/{path}: {VERIFY_SAYS[kind]}")
     except Unreachable as error:
         report("unreachable", str(error))
         return CODES["unreachable"]
+    except PartError as error:
+        report("manifest", f"{where}/{error.path}: {error}")
+        return CODES["manifest"]
     except ManifestError as error:
         report("manifest", f"{where}/{MANIFEST}: {error}")
         return CODES["manifest"]
@@ -491,9 +499,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for kind, path in compare.maps(manifest.files, rebuilt.files):
             report("rebuild-differs", f"{where}/{path}: {REBUILD_SAYS[kind]}")
     if not found:
-        _say(args, f"verified {len(manifest.files)} files of {where} against its manifest"
+        _say(args, f"verified {len(manifest.files)} files of {f'{where}/{only}' if only else where} against its manifest"
              + (f" and a rebuild of {args.data}" if data is not None else ""))
     return min((CODES[kind] for kind, _ in found), default=0)
+
+
+def _only(folder: str) -> str:
+    """The folder `--only` names, as the manifest names its part's (`servers/<id>/`)."""
+    from builder.urls import manifest_part
+
+    given = folder.strip("/") + "/"
+    if manifest_part(given + "index.html") != given:
+        raise UserError(f"--only {folder}: not a folder the manifest has a part for (servers/<id>/, api/ …)")
+    return given
 
 
 VERIFY_SAYS = {"differs": "its bytes are not those the manifest lists", "missing": "listed in the manifest, missing",
@@ -593,6 +611,9 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("--data", default=None, metavar="FOLDER",
                         help="the data folder the site was built from: check it is the manifest's inputs and that "
                              "it builds the same files (default: check the files only)")
+    verify.add_argument("--only", default=None, metavar="FOLDER",
+                        help="check that folder of the site alone (servers/<id>/): the top manifest, that folder's "
+                             "part and the files it lists; over HTTP only those are fetched (default: the whole site)")
     verify.add_argument("--workers", type=_positive, default=None, metavar="N",
                         help="processes for the rebuild with --data (default: one per core)")
     verify.set_defaults(run=cmd_verify)

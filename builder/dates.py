@@ -8,7 +8,7 @@ at build time (that would read the clock); static/time.js adds it in the browser
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -45,3 +45,18 @@ def instant_key(timestamp: str) -> str:
     except (ValueError, OverflowError):  # no such date, or an offset that leaves year 1 or 9999
         return timestamp
     return f"{utc:%Y-%m-%dT%H:%M:%S}.{(fraction or '').ljust(9, '0')}Z"
+
+
+def days_before(made: str | None, as_of: str | None) -> int | None:
+    """Whole days from the calendar day of `made` to that of `as_of` (RFC 3339 timestamps, each day
+    as written, as `day_words` writes it): how old an input is on the data's as-of date, never the
+    clock's. None when either is unknown or no date."""
+    first, last = _day(made), _day(as_of)
+    return None if first is None or last is None else (last - first).days
+
+
+def _day(stamp: str | None) -> date | None:
+    try:
+        return date.fromisoformat(stamp[:10]) if stamp else None
+    except ValueError:
+        return None

@@ -23,6 +23,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 _KEEP = re.compile(r"[^a-z0-9_-]+")
 _MAX_READABLE = 60
@@ -141,7 +142,34 @@ SEARCH = "search/index.html"
 STATS_API = "api/stats.json"
 BUILD_REPORT = "build-report.json"
 MANIFEST = "manifest.jsonl"
-"""What the site was built from and what it holds (builder.publish.manifest), at a fixed path."""
+"""What the site was built from and what it holds (builder.publish.manifest), at a fixed path: the
+top of the manifest, which lists its parts, each `manifest.jsonl` in a folder of the site."""
+PART_FOLDERS = ("servers",)
+"""Folders each of whose folders is a part of the manifest of its own (a server's): every other
+folder at the top of the site is one part; the files at the top are listed in the top manifest."""
+
+
+def manifest_part(path: str) -> str:
+    """The folder of the manifest part that lists `path` (a file of the site or of the data
+    folder): `servers/<id>/` for what is inside a folder of `servers/`, else its top-level folder
+    (`api/`), else '' (the top manifest itself). Each folder is named by its `slug`, which is the
+    site's own folder name (a server's folder is named so) and, for the data folder, the name of the
+    site's folder for the same server, or at least a name every system can check out."""
+    parts = path.split("/")
+    if len(parts) >= 3 and parts[0] in PART_FOLDERS:
+        return f"{_slug(parts[0])}/{_slug(parts[1])}/"
+    return _slug(parts[0]) + "/" if len(parts) >= 2 else ""
+
+
+@lru_cache(maxsize=1 << 16)
+def _slug(name: str) -> str:
+    """`slug`, kept for the folder names a manifest's hundreds of thousands of paths repeat."""
+    return slug(name)
+
+
+def manifest_part_file(folder: str) -> str:
+    """Where the manifest part of `folder` (`manifest_part`) is published: inside it."""
+    return folder + MANIFEST
 NOT_FOUND = "404.html"
 
 

@@ -114,25 +114,30 @@ def test_the_search_index_closes_the_tar_and_a_rebuild_with_search_equals_a_cold
 
     with tarfile.open(archive) as tar:
         names = [member.name for member in tar]
-    # build-report.json is written with what the rest weighs, then manifest.jsonl, last: they come with the
-    # search index.
-    assert names[-1] == "manifest.jsonl"
-    names.pop()
-    first = names.index("build-report.json")
-    assert all(name.split("/")[0] == "pagefind" for name in names[first + 1:])
-    assert "pagefind/pagefind.js" in names[first:]
-    files = [name for name in names[:first] if "." in name.rsplit("/", 1)[-1]]
-    assert files == sorted(files) and "servers/server-2/tools/tool_0/index.html" in files
+    # build-report.json is written with what the rest weighs, then the manifest (its top and its parts), last:
+    # they come with the search index, in a pass of their own after the pages, sorted among themselves.
+    files = [name for name in names if "." in name.rsplit("/", 1)[-1]]
+    cut = next(i for i in range(1, len(files)) if files[i] < files[i - 1])
+    first, later = files[:cut], files[cut:]
+    assert first == sorted(first) and later == sorted(later)
+    assert {"build-report.json", "manifest.jsonl", "servers/server-2/manifest.jsonl", "pagefind/pagefind.js"} <= set(later)
+    assert all(n == "build-report.json" or n.split("/")[0] == "pagefind" or n.endswith("/manifest.jsonl")
+               or n == "manifest.jsonl" for n in later)
+    assert "servers/server-2/tools/tool_0/index.html" in first
 
     # The ledger a rebuild lends from says where each page's and data file's record starts and
     # ends, as tarfile reads it, in the tar's order; the search index's members are never lent.
     lines = (tmp_path / ".site.tar.cache" / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0]) == {"version": 5, "kind": "tar"}
+    assert json.loads(lines[0]) == {"version": 6, "kind": "tar"}
     assert json.loads(lines[-1]) == {"end": archive.stat().st_size}
     rows = [json.loads(line) for line in lines[1:-1]]
     with tarfile.open(archive) as tar:
         records = {m.name: [m.offset, m.offset_data - m.offset + -(-m.size // 512) * 512] for m in tar if m.isfile()}
-    assert all(records[path] == [offset, length] for path, _, _, offset, length, _, _ in rows)
+        digests = {m.name: hashlib.sha256(tar.extractfile(m).read()).hexdigest()  # type: ignore[union-attr]
+                   for m in tar if m.isfile()}
+    assert all(records[path] == [offset, length] for path, _, _, _, offset, length, _, _ in rows)
+    # … and the SHA-256 of each one's bytes, which the manifest lists, lent or not, without reading it back.
+    assert all(digests[path] == sha256 for path, _, _, sha256, _, _, _, _ in rows)
     listed = [row[0] for row in rows]
     assert listed == [name for name in names if name in listed]
     assert "servers/server-2/tools/tool_0/index.html" in listed
@@ -242,6 +247,7 @@ def test_folder_records_come_once_before_their_members_across_both_passes(
         names = [member.name for member in tar.getmembers()]
         records = {m.name: (m.offset, m.offset_data - m.offset + -(-m.size // 512) * 512) for m in tar if m.isfile()}
     assert names == _expected_names([first, later])
-    assert [path for path, _, _, _ in places] == sorted(first)
-    assert all(records[path] == place for path, _, place, _ in places)
+    assert [path for path, _, _, _, _ in places] == sorted(first)
+    assert all(records[path] == place for path, _, place, _, _ in places)
+    assert all(sha256 == hashlib.sha256(path.encode()).hexdigest() for path, _, _, _, sha256 in places)
     assert writer.size == out.stat().st_size

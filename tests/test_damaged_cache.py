@@ -70,7 +70,7 @@ def _cut(path: Path) -> None:
 def _shift_places(lines: list[str]) -> list[str]:
     """Every tar member's record a block later than it is."""
     rows = [json.loads(line) for line in lines[1:-1]]
-    return [lines[0], *(json.dumps([*row[:3], row[3] + 512, row[4]]) for row in rows), lines[-1]]
+    return [lines[0], *(json.dumps([*row[:4], row[4] + 512, *row[5:]]) for row in rows), lines[-1]]
 
 
 def _ledger(cache: Path) -> Path:

@@ -24,7 +24,7 @@ def test_matched_finds_what_a_lookup_by_path_and_key_finds(planned: list[tuple[s
     planned_by_path = dict(planned)
     previous_by_path = dict(previous)
     wanted = [(path, previous_by_path.get(path) == key) for path, key in sorted(planned_by_path.items())]
-    rows = [(path, key, f"check-{path}", None, (1, 1)) for path, key in sorted(previous_by_path.items())]
+    rows = [(path, key, f"check-{path}", None, (1, 1), "sha") for path, key in sorted(previous_by_path.items())]
     found = list(ledger.matched(((path, key, path) for path, key in sorted(planned_by_path.items())), rows))
     assert [(item, row is not None) for item, row in found] == wanted
     assert all(row[0] == item and row[2] == f"check-{item}" for item, row in found if row is not None)
@@ -36,15 +36,16 @@ def _written(path: Path, kind: str, size: int | None, rows: list[ledger.Row]) ->
     return list(ledger.rows(path, kind, size))
 
 
-ROWS: list[ledger.Row] = [("a/index.html", "k", "c1", (0, 1024), (600, 0)), ("b/é.json", "k", "c2", (1024, 512), (7, 27))]
+ROWS: list[ledger.Row] = [("a/index.html", "k", "c1", (0, 1024), (600, 0), "a" * 64),
+                          ("b/é.json", "k", "c2", (1024, 512), (7, 27), "b" * 64)]
 
 
 def test_a_whole_ledger_is_read_back(tmp_path: Path) -> None:
     assert _written(tmp_path / "l", "tar", 4096, ROWS) == ROWS
-    folder = [(path, key, check, None, weight) for path, key, check, _, weight in ROWS]
+    folder = [(path, key, check, None, weight, sha256) for path, key, check, _, weight, sha256 in ROWS]
     assert _written(tmp_path / "f", "folder", None, folder) == folder
     lines = (tmp_path / "l").read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0]) == {"version": 5, "kind": "tar"} and json.loads(lines[-1]) == {"end": 4096}
+    assert json.loads(lines[0]) == {"version": 6, "kind": "tar"} and json.loads(lines[-1]) == {"end": 4096}
 
 
 @pytest.mark.parametrize("case", ["unended", "other size", "other kind", "cut", "missing"])

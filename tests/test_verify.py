@@ -3,6 +3,8 @@ and against a rebuild of its data; each kind of damage named on a line of its ow
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import socket
 import tarfile
@@ -11,12 +13,12 @@ from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
 from builder.cli import main
-from builder.publish.manifest import parse
 from builder.verify import CODES
 
 
@@ -40,6 +42,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     return data, build(data, root / "site"), build(data, root / "site.tar")
 
 
+def rows(path: Path) -> list[object]:
+    """A manifest file's lines as JSON, read here, not by the builder."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_rows(path: Path, found: list[object]) -> None:
+    path.write_text("".join(json.dumps(row, sort_keys=True, separators=(",", ":")) + "\n" for row in found))
+
+
+def hashed(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every file under `folder` but the top manifest: its SHA-256 and size, by path."""
+    return {p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_size)
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.relative_to(folder).as_posix() != "manifest.jsonl"}
+
+
 def verify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
     code = main(["verify", *args])
     return code, capsys.readouterr().err.splitlines()
@@ -52,13 +69,39 @@ def copy(site: Path, tmp_path: Path) -> Path:
 
 
 def test_a_folder_and_a_tar_verify(built: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    _, folder, tar = built
+    data, folder, tar = built
     for site in (folder, tar):
         code, lines = verify(capsys, str(site))
         assert (code, lines) == (0, [])
-    listed = parse((folder / "manifest.jsonl").read_bytes())
-    assert "servers/alpha/index.html" in listed.files and "manifest.jsonl" not in listed.files
-    assert {"servers/alpha/server.json", "index.json"} & set(listed.inputs) or listed.inputs
+    # Two levels: the top lists each part by its SHA-256 and the files at the top; each part the files
+    # of its folder (a server's folder, or a top-level folder) and the inputs of the data's folder of the
+    # same name. Every file of the site but the top is listed once, with the SHA-256 of its bytes.
+    files = hashed(folder)
+    top = rows(folder / "manifest.jsonl")
+    parts = {row[1]: (row[2], row[3]) for row in top if isinstance(row, list) and row[0] == "part"}
+    folders = [f for f in folder.iterdir() if f.is_dir()]
+    assert sorted(parts) == sorted(
+        [f"{f.name}/manifest.jsonl" for f in folders]
+        + [f"servers/{f.name}/manifest.jsonl" for f in (folder / "servers").iterdir() if f.is_dir()])
+    assert {"servers/alpha/manifest.jsonl", "servers/beta/manifest.jsonl", "api/manifest.jsonl"} <= set(parts)
+    at_top = sum(1 for f in folder.iterdir() if f.is_file() and f.name != "manifest.jsonl")
+    assert top[0]["manifest"] == 2  # type: ignore[index]
+    assert top[-1] == {"end": {"files": at_top, "inputs": 0, "parts": len(parts)}}
+    listed: dict[str, tuple[str, int]] = dict(parts)
+    listed.update((row[1], (row[2], row[3])) for row in top if isinstance(row, list) and row[0] == "file")
+    inputs: dict[str, tuple[str, int]] = {}
+    for part in parts:
+        for row in rows(folder / part)[1:-1]:
+            assert isinstance(row, list)
+            (listed if row[0] == "file" else inputs)[row[1]] = (row[2], row[3])
+    assert listed == files
+    assert inputs == {p.relative_to(data).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_size)
+                      for p in sorted(data.rglob("*")) if p.is_file()}
+    alpha = rows(folder / "servers" / "alpha" / "manifest.jsonl")
+    assert alpha[0] == {"manifest": 2, "part": "servers/alpha/"}
+    assert {row[1] for row in alpha[1:-1]} == {  # type: ignore[index]
+        *(p for p in files if p.startswith("servers/alpha/") and p != "servers/alpha/manifest.jsonl"),
+        *(p for p in inputs if p.startswith("servers/alpha/"))}
 
 
 def test_a_flipped_byte_a_removed_and_an_added_file_are_each_named(
@@ -96,6 +139,80 @@ def test_a_flipped_byte_in_a_tar_is_named(built: tuple[Path, Path, Path], tmp_pa
         f"scorecards verify: {tar}/servers/beta/index.html: its bytes are not those the manifest lists"])
 
 
+def test_a_tampered_part_is_named_and_a_part_gone_is_missing(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = copy(built[1], tmp_path)
+    part = site / "servers" / "alpha" / "manifest.jsonl"
+    text = part.read_text()
+    line = next(li for li in text.splitlines() if '"servers/alpha/index.html"' in li)
+    digest = json.loads(line)[2]
+    forged = digest[:-1] + ("0" if digest[-1] != "0" else "1")
+    part.write_text(text.replace(digest, forged))  # claims other bytes for the page: the top says otherwise
+    assert verify(capsys, str(site)) == (CODES["differs"], [
+        f"scorecards verify: {site}/servers/alpha/manifest.jsonl: its bytes are not those the manifest lists"])
+    part.unlink()
+    assert verify(capsys, str(site)) == (CODES["missing"], [
+        f"scorecards verify: {site}/servers/alpha/manifest.jsonl: listed in the manifest, missing"])
+
+
+def test_a_part_the_top_does_not_list_is_named_with_each_file_of_its_folder(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = copy(built[1], tmp_path)
+    top = rows(site / "manifest.jsonl")
+    kept = [row for row in top if not (isinstance(row, list) and row[:2] == ["part", "servers/beta/manifest.jsonl"])]
+    assert len(kept) == len(top) - 1
+    kept[-1]["end"]["parts"] -= 1  # type: ignore[index]
+    write_rows(site / "manifest.jsonl", kept)
+    beta = sorted(p.relative_to(site).as_posix() for p in (site / "servers" / "beta").rglob("*") if p.is_file())
+    assert "servers/beta/manifest.jsonl" in beta and "servers/beta/index.html" in beta
+    code, lines = verify(capsys, str(site))
+    assert code == CODES["extra"]
+    assert lines == [f"scorecards verify: {site}/{path}: not listed in the manifest" for path in beta]
+
+
+def test_a_part_that_is_the_one_listed_but_no_part_is_a_manifest_error(
+    built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = copy(built[1], tmp_path)
+    part = site / "servers" / "alpha" / "manifest.jsonl"
+    part.write_bytes(part.read_bytes().rsplit(b"\n", 2)[0] + b"\n")  # its end line gone
+    listed = [hashlib.sha256(part.read_bytes()).hexdigest(), part.stat().st_size]
+    write_rows(site / "manifest.jsonl", [  # and the top made to list it as it now is
+        [*row[:2], *listed] if isinstance(row, list) and row[1] == "servers/alpha/manifest.jsonl" else row
+        for row in rows(site / "manifest.jsonl")])
+    code, lines = verify(capsys, str(site))
+    assert code == CODES["manifest"] and len(lines) == 1
+    assert lines[0] == f"scorecards verify: {site}/servers/alpha/manifest.jsonl: it is cut short (it has no end line)"
+
+
+@pytest.mark.parametrize("name", ["site", "site.tar"])
+def test_a_rebuild_lists_what_it_lent_with_the_sha256_of_its_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+) -> None:
+    from builder.build import build as build_site
+    from builder.config import SiteConfig
+
+    # The manifest is made from what the writer recorded as it wrote each file (and, for a file lent by the
+    # previous build, what the ledger recorded): a rebuild's lists the bytes on disk, hashed here.
+    data, out = corpus(tmp_path / "data"), tmp_path / name
+    build(data, out)
+    tools = [tool_score(definition("beta_t", "Does it anew."), scores(5, 4, 4, 4, 5, 4))]
+    write_capture(data, "beta", report("beta", tools, generated_at="2026-06-02T00:00:00.000Z"), name="newer")
+    assert build_site(data, out, SiteConfig(), search=False, workers=1).timings["reused"] > 0
+    assert verify(capsys, str(out)) == (0, [])
+    if out.is_dir():
+        listed: dict[str, tuple[str, int]] = {}
+        for part in (row[1] for row in rows(out / "manifest.jsonl") if isinstance(row, list) and row[0] == "part"):
+            listed[part] = (hashlib.sha256((out / part).read_bytes()).hexdigest(), (out / part).stat().st_size)
+            listed.update((row[1], (row[2], row[3])) for row in rows(out / part)[1:-1]  # type: ignore[index]
+                          if isinstance(row, list) and row[0] == "file")
+        listed.update((row[1], (row[2], row[3])) for row in rows(out / "manifest.jsonl")  # type: ignore[index]
+                      if isinstance(row, list) and row[0] == "file")
+        assert listed == hashed(out)
+
+
 @pytest.mark.parametrize("cut", [0, 1, 600, -1])
 def test_a_manifest_cut_short_or_gone_is_one_line(
     built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: int,
@@ -125,8 +242,8 @@ def test_a_rebuild_from_changed_data_names_exactly_the_changed_outputs(
     built: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     changed = corpus(tmp_path / "data", description="Does a thing, differently.")
-    expected = parse((build(changed, tmp_path / "other") / "manifest.jsonl").read_bytes()).files
-    published = parse((built[1] / "manifest.jsonl").read_bytes()).files
+    expected = hashed(build(changed, tmp_path / "other"))
+    published = hashed(built[1])
     differ = sorted(p for p in {*published, *expected} if published.get(p) != expected.get(p))
     assert any(p.startswith("servers/alpha/") for p in differ)
     assert not any(p.startswith("servers/beta/") for p in differ)
@@ -141,12 +258,23 @@ def test_a_rebuild_from_changed_data_names_exactly_the_changed_outputs(
     shutil.copy(tmp_path / "other" / "manifest.jsonl", site / "manifest.jsonl")
     code, lines = verify(capsys, str(site))
     assert code == min(CODES["differs"], CODES["missing"], CODES["extra"])
-    assert [line.split(": ")[1].removeprefix(f"{site}/") for line in lines] == differ
+    # Named: each file at the top and each part whose bytes are not those the top lists; the files of
+    # a part that is not the top's are not checked against it.
+    named = [p for p in differ if "/" not in p or p.endswith("/manifest.jsonl")]
+    assert any(p.startswith("servers/alpha/") for p in named) and "servers/beta/manifest.jsonl" not in named
+    assert [line.split(": ")[1].removeprefix(f"{site}/") for line in lines] == named
 
 
 class Quiet(SimpleHTTPRequestHandler):
+    asked: ClassVar[list[str]] = []
+    """The path of each request, in order."""
+
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def do_GET(self) -> None:
+        Quiet.asked.append(self.path)
+        super().do_GET()
 
 
 @pytest.fixture
@@ -170,6 +298,25 @@ def test_a_url_verifies_and_a_file_gone_from_it_is_named(
     (site / "servers" / "beta" / "index.html").unlink()
     assert verify(capsys, url) == (CODES["missing"], [
         f"scorecards verify: {url}servers/beta/index.html: listed in the manifest, missing"])
+
+
+def test_one_server_is_checked_from_the_top_its_part_and_its_files_alone(
+    served: tuple[str, Path], capsys: pytest.CaptureFixture[str],
+) -> None:
+    url, site = served
+    page = site / "servers" / "beta" / "index.html"
+    page.write_bytes(page.read_bytes().replace(b"</main>", b"<p>edited</p></main>"))
+    Quiet.asked.clear()
+    assert verify(capsys, url, "--only", "servers/alpha") == (0, [])
+    alpha = sorted(p.relative_to(site).as_posix() for p in (site / "servers" / "alpha").rglob("*") if p.is_file())
+    assert sorted(Quiet.asked) == sorted(["/manifest.jsonl", *(f"/{path}" for path in alpha)])
+    assert verify(capsys, url, "--only", "servers/beta/") == (CODES["differs"], [
+        f"scorecards verify: {url}servers/beta/index.html: its bytes are not those the manifest lists"])
+    code, lines = verify(capsys, url, "--only", "servers/gamma/")
+    assert code == CODES["manifest"] and lines == [
+        f"scorecards verify: {url}manifest.jsonl: it lists no part for servers/gamma/ (a folder of the site: "
+        "servers/<id>/, api/ …)"]
+    assert main(["verify", url, "--only", "servers/alpha/", "--data", str(site)]) == 2
 
 
 def test_a_url_that_does_not_answer_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -203,10 +350,9 @@ def test_old_inputs_are_named_by_age_from_the_data_not_the_clock_and_fail_under_
     assert capsys.readouterr().err.splitlines() == [warning]
     assert main([*args, "--strict"]) == 1
     assert warning in capsys.readouterr().err
-    listed = parse((tmp_path / "site" / "manifest.jsonl").read_bytes())
-    assert listed.head["dataAsOf"].startswith("2026-06-01")
-    assert listed.inputs["servers/beta/old.score.json"].age_days(listed.head["dataAsOf"]) == 90
-    line = next(li for li in (tmp_path / "site" / "manifest.jsonl").read_text().splitlines() if "old.score" in li)
+    assert rows(tmp_path / "site" / "manifest.jsonl")[0]["dataAsOf"].startswith("2026-06-01")  # type: ignore[index]
+    part = (tmp_path / "site" / "servers" / "beta" / "manifest.jsonl").read_text()
+    line = next(li for li in part.splitlines() if "old.score" in li)
     assert line.endswith('"2026-03-03T00:00:00.000Z",90]')
     settings.write_text("max_input_age_days = 90\n")
     assert main(args) == 0 and capsys.readouterr().err == ""

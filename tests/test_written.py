@@ -23,7 +23,8 @@ def test_rows_of_several_files_come_back_sorted_as_python_sorts(
     logs = [WrittenLog(folder, "a"), WrittenLog(folder, "b")]
     for log, paths in zip(logs, (first, second), strict=True):
         for number, path in enumerate(paths):
-            log.add(path, f"check-{path}", (len(path), number), ("segment", number * 512, 512) if number % 2 else None)
+            log.add(path, f"check-{path}", (len(path), number), f"sha-{path}",
+                    ("segment", number * 512, 512) if number % 2 else None)
     files: list[Path] = [f for log in logs for f in log.files()]
     rows = list(sorted_rows(files, folder))
     for log in logs:
@@ -32,4 +33,4 @@ def test_rows_of_several_files_come_back_sorted_as_python_sorts(
     assert all(row[1] == f"check-{row[0]}" for row in rows)
     placed = {path: number for paths in (first, second) for number, path in enumerate(paths)}
     assert all((row[2:5] == ("segment", placed[row[0]] * 512, 512)) == bool(placed[row[0]] % 2) for row in rows)
-    assert all(row[5:] == (len(row[0]), placed[row[0]]) for row in rows)
+    assert all(row[5:] == (len(row[0]), placed[row[0]], f"sha-{row[0]}") for row in rows)

@@ -20,6 +20,7 @@ and deleting the previous site costs as much again; a tar is one sequential file
 from __future__ import annotations
 
 import contextlib
+import heapq
 import json
 import os
 import tarfile
@@ -28,9 +29,9 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging, remove_staging
-from builder.engine.published import tar_files
+from builder.engine.published import Published
 from builder.engine.weight import Weight, weigh
-from builder.engine.write import RawFolderWriter, Writer, output_check
+from builder.engine.write import RawFolderWriter, Writer, Written, output_check, sha256_hex
 from builder.engine.written import Row, WrittenLog, sorted_rows
 
 BLOCK = 512
@@ -107,7 +108,7 @@ class SegmentWriter(Writer):
 
     def _store(self, path: str, data: bytes) -> None:
         entry, check = self.append(path, data)
-        self.written.add(path, check, weigh(path, data), entry)
+        self.written.add(path, check, weigh(path, data), sha256_hex(data), entry)
 
     def flush(self) -> None:
         self._file.flush()
@@ -151,8 +152,9 @@ class TarWriter(Writer):
         self._segment = SegmentWriter(self.staging, "segment-main")
         self._adopted: list[Path] = []
         """The files that list what the workers wrote (builder.engine.written)."""
-        self._later: dict[str, tuple[Entry, str]] = {}
-        """What was stored after `assemble` (the search index): a few thousand members, held."""
+        self._later: dict[str, tuple[Entry, str, str, int]] = {}
+        """What was stored after `assemble` (the search index, the report, the manifest): a few thousand
+        members, held with where each is, its check, its SHA-256 and its size."""
         self.previous_size = self.out.stat().st_size if self.out.is_file() else None
         """The size of the tar a rebuild lends from, which its ledger must describe."""
         self.size: int | None = None
@@ -168,11 +170,11 @@ class TarWriter(Writer):
     def _store(self, path: str, data: bytes) -> None:
         if self._assembly is None:
             entry, check = self._segment.append(path, data)
-            self._segment.written.add(path, check, weigh(path, data), entry)
+            self._segment.written.add(path, check, weigh(path, data), sha256_hex(data), entry)
         else:
-            self._later[path] = self._segment.append(path, data)
+            self._later[path] = (*self._segment.append(path, data), sha256_hex(data), len(data))
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
         """Claims `path` and takes its member record from the previous tar, at `place` (offset,
         length) as the ledger says, if the record's bytes there still have the check recorded when
         it was written; False (nothing claimed) when they do not: it is rendered again (`weight`:
@@ -191,7 +193,7 @@ class TarWriter(Writer):
         if len(record) != length or output_check(record) != check:
             return False
         self.reserve(path, length)
-        self._segment.written.add(path, check, weight, (PREVIOUS, offset, length))
+        self._segment.written.add(path, check, weight, sha256, (PREVIOUS, offset, length))
         return True
 
     def _close_previous(self) -> None:
@@ -228,16 +230,16 @@ class TarWriter(Writer):
             # reserved it (those held, `Writer.hold`, after this)
             raise RuntimeError(f"{len(self.paths):,} outputs were reserved but {written:,} written")
 
-    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None, Weight]]:
+    def written_rows(self) -> Iterator[Written]:
         """Each member `assemble` put into the tar, with its check, where its record is
-        (offset, length) and its weight, sorted by path: what the ledger records for the next
-        build (builder.engine.ledger)."""
+        (offset, length), its weight and its SHA-256, sorted by path: what the ledger records for
+        the next build (builder.engine.ledger)."""
         if self._assembly is None:
             return
         with open(self._assembly.places, encoding="utf-8") as file:
             for line in file:
-                path, offset, length, check, size, gzipped = json.loads(line)
-                yield path, check, (offset, length), (size, gzipped)
+                path, offset, length, check, size, gzipped, sha256 = json.loads(line)
+                yield path, check, (offset, length), (size, gzipped), sha256
 
     def seal(self) -> None:
         """Writes what was stored since `assemble` or the last seal (the search index; then the
@@ -248,18 +250,22 @@ class TarWriter(Writer):
         self._segment.flush()
         # Its members are not weighed here (the two zeros): the build weighs the search index from Pagefind's
         # folders, and the manifest is written after the report of what the site weighs.
-        later = [(path, check, *entry, 0, 0) for path, (entry, check) in sorted(self._later.items())
+        later = [(path, check, *entry, 0, 0, sha256) for path, (entry, check, sha256, _) in sorted(self._later.items())
                  if path not in self._sealed]
         passed = {row[0] for row in later}
         self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in passed))
         self._assembly.flush()
         self._sealed |= passed
 
-    def published(self, leave_out: str) -> Iterator[tuple[str, str, int]]:
-        """Every file of the tar so far (but `leave_out`), read back (builder.engine.published)."""
-        self.seal()
-        assert self._assembly is not None
-        return tar_files(self._assembly.target, leave_out)
+    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
+        """Every member of the tar, sorted by path, with the SHA-256 of its bytes and its size, as
+        they were recorded when written (the places of the first pass, then what came later: the
+        search index, whose `trees` were written through this writer, and the report)."""
+        first: Iterable[Published] = ()
+        if self._assembly is not None:
+            first = ((path, sha256, size) for path, _, _, (size, _), sha256 in self.written_rows())
+        later = sorted((path, sha256, size) for path, (_, _, sha256, size) in self._later.items())
+        return heapq.merge(first, later)
 
     def commit(self) -> None:
         self._close_previous()
@@ -357,7 +363,7 @@ class _Assembly:
                 _copy(sources[run_name], run_start, run_end, tar)
 
         count = 0
-        for path, check, name, offset, length, size, gzipped in rows:
+        for path, check, name, offset, length, size, gzipped, sha256 in rows:
             if name is None or offset is None or length is None:
                 raise RuntimeError(f"{path} was written with no place in the tar")
             if name not in sources:
@@ -382,7 +388,7 @@ class _Assembly:
                 position += len(block)
             if places is not None:
                 places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)},"
-                             f"{size},{gzipped}]\n")
+                             f"{size},{gzipped},{json.dumps(sha256)}]\n")
             if name == run_name and offset == run_end:
                 run_end += length
             else:

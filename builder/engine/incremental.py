@@ -41,6 +41,7 @@ from builder.config import SiteConfig
 from builder.engine import batches, ledger
 from builder.engine.assets import TEMPLATES
 from builder.engine.ledger import Place, Row, Weight, joined, matched, rows
+from builder.pages.page import AS_OF
 
 
 class Keyed(Protocol):
@@ -54,6 +55,9 @@ class Keyed(Protocol):
 
 
 Planned = TypeVar("Planned", bound=Keyed)
+Written = tuple[str, str, Place, Weight, str]
+"""An output written or lent, as the writer hands it (builder.engine.write.Written): path, check,
+place, weight, SHA-256."""
 
 _ROOT = Path(__file__).resolve().parents[1]
 MANIFEST_VERSION = 4
@@ -187,9 +191,11 @@ class Manifest:
     full keys, sorted, to an anonymous file in the cache folder (a run, pickled in batches:
     builder.engine.batches), and `prepare` reads the runs back beside what was written."""
 
-    def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
+    def __init__(self, out: Path, engine: str, kind: str, size: int | None = None, as_of: str | None = None) -> None:
         self.out = out.resolve()
         self.engine = engine
+        self.as_of = (as_of or "")[:10]
+        """The day of the data's as-of date: folded into the keys made with `as_of_key`."""
         self.kind = kind
         self.size = size
         self.path = cache_folder(out) / LEDGER
@@ -204,12 +210,13 @@ class Manifest:
         # A server's pages share its key: each distinct key is hashed once.
         full = self._full.get(key)
         if full is None:
-            full = self._full[key] = content_key(self.engine, key)
+            dated = (self.as_of,) if key.startswith(AS_OF) else ()
+            full = self._full[key] = content_key(self.engine, key, *dated)
         return full
 
-    def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, tuple[str, Place, Weight] | None]]:
+    def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, tuple[str, Place, Weight, str] | None]]:
         """Every output of `outputs` (sorted by path, each path once), with the check, the place
-        (a tar's member) and the weight of the previous build's output of the same path written
+        (a tar's member), the weight and the SHA-256 of the previous build's output of the same path written
         from the same inputs, or None: whether its bytes are still those is the writer's to check (`reuse`).
         Records those planned from known inputs (a `key`) as this build's. One pass over the
         previous ledger."""
@@ -221,7 +228,7 @@ class Manifest:
         keyed: list[tuple[str, str]] = []
         try:
             for output, row in matched(self._keyed(outputs, keyed, run), previous):
-                yield output, (row[2], row[3], row[4]) if row is not None and output.key is not None else None
+                yield output, (row[2], row[3], row[4], row[5]) if row is not None and output.key is not None else None
         finally:
             batches.write(run, keyed)
 
@@ -255,23 +262,24 @@ class Manifest:
         if last is not None:
             yield last
 
-    def prepare(self, written: Iterable[tuple[str, str, Place, Weight]] = ()) -> None:
+    def prepare(self, written: Iterable[Written] = ()) -> None:
         """Writes this build's ledger beside the previous one, all but its end: the build does it
         while Pagefind is still indexing. It describes the new site, so it takes the previous one's
         place only once that site is committed (`save`). `written`: every output written or lent,
-        sorted by path, with the check of its bytes, in a tar where its record is, and its weight (the
-        writer's `written_rows`; an output not among them is never lent by the next build)."""
+        sorted by path, with the check of its bytes, in a tar where its record is, its weight and its
+        SHA-256 (the writer's `written_rows`; an output not among them is never lent by the next build)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         ledger.write(self._prepared, self.kind, self._rows(written))
         self._is_prepared = True
 
-    def _rows(self, written: Iterable[tuple[str, str, Place, Weight]]) -> Iterator[Row]:
+    def _rows(self, written: Iterable[Written]) -> Iterator[Row]:
         """The outputs written from known inputs, with their full keys."""
-        pairs = joined(((path, (check, place, weight)) for path, check, place, weight in written), self._current())
-        for path, (check, place, weight), full in pairs:
-            yield path, full, check, place, weight
+        pairs = joined(((path, (check, place, weight, sha256)) for path, check, place, weight, sha256 in written),
+                       self._current())
+        for path, (check, place, weight, sha256), full in pairs:
+            yield path, full, check, place, weight, sha256
 
-    def save(self, written: Iterable[tuple[str, str, Place, Weight]] = (), size: int | None = None) -> None:
+    def save(self, written: Iterable[Written] = (), size: int | None = None) -> None:
         """Ends this build's ledger (`size`: the tar's) and puts it in the previous one's place."""
         if not self._is_prepared:  # a file a failed build left there is not this build's
             self.prepare(written)

@@ -4,11 +4,13 @@ A rebuild lends an output when the previous build wrote the same path from the s
 bytes are still those written (builder.engine.incremental). What that takes, per output, is kept
 here, in a file beside the output, one JSON line each, sorted by path:
 
-    {"version": 5, "kind": "tar"}                                        the header: the writer's kind
-    ["servers/a/index.html", "<key>", "<check>", 1536, 2048, 1200, 610]  path, key, check, in a tar where
-    …                                                                      the member's record starts and its
-                                                                           length, and the output's bytes and
-                                                                           gzip size (builder.engine.weight)
+    {"version": 6, "kind": "tar"}                                        the header: the writer's kind
+    ["servers/a/index.html", "<key>", "<check>", "<sha256>", 1536, 2048, 1200, 610]
+                                                                           path, key, check, the SHA-256 of the
+                                                                           output's bytes (which the site's manifest
+                                                                           lists), in a tar where the member's record
+                                                                           starts and its length, and the output's
+                                                                           bytes and gzip size (builder.engine.weight)
     {"end": 81920}                                                         the trailer: the tar's size (a folder: null)
 
 A build reads it once, as a stream, beside its own planned outputs sorted the same way (`matched`):
@@ -27,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-VERSION = 5
+VERSION = 6
 TAIL = 4096
 """Bytes read from the end of a ledger to find its trailer."""
 
@@ -35,8 +37,8 @@ Place = tuple[int, int] | None
 """Where a tar member's record is (offset, length); None in a folder."""
 Weight = tuple[int, int]
 """An output's bytes and gzip size (builder.engine.weight)."""
-Row = tuple[str, str, str, Place, Weight]
-"""An output the previous build wrote: path, key, check, place, weight."""
+Row = tuple[str, str, str, Place, Weight, str]
+"""An output the previous build wrote: path, key, check, place, weight, SHA-256."""
 Item = TypeVar("Item")
 Left = TypeVar("Left")
 Right = TypeVar("Right")
@@ -47,8 +49,8 @@ def write(path: Path, kind: str, entries: Iterable[Row]) -> None:
     until then it is not a ledger any build reads."""
     with open(path, "w", encoding="utf-8", buffering=1 << 20) as file:
         file.write(json.dumps({"version": VERSION, "kind": kind}) + "\n")
-        for output, key, check, place, weight in entries:
-            row = [output, key, check, *(place or ()), *weight]
+        for output, key, check, place, weight, sha256 in entries:
+            row = [output, key, check, sha256, *(place or ()), *weight]
             file.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
@@ -96,17 +98,17 @@ def _json(line: bytes) -> Any:
 
 
 def _row(item: Any) -> Row | None:
-    if not isinstance(item, list) or len(item) not in (5, 7) or not all(isinstance(v, str) for v in item[:3]):
+    if not isinstance(item, list) or len(item) not in (6, 8) or not all(isinstance(v, str) for v in item[:4]):
         return None
-    if not all(type(v) is int and v >= 0 for v in item[3:]):
+    if not all(type(v) is int and v >= 0 for v in item[4:]):
         return None
     weight = (item[-2], item[-1])
-    if len(item) == 5:
-        return item[0], item[1], item[2], None, weight
-    offset, length = item[3], item[4]
+    if len(item) == 6:
+        return item[0], item[1], item[2], None, weight, item[3]
+    offset, length = item[4], item[5]
     if length <= 0:
         return None
-    return item[0], item[1], item[2], (offset, length), weight
+    return item[0], item[1], item[2], (offset, length), weight, item[3]
 
 
 def joined(left: Iterable[tuple[str, Left]], right: Iterable[tuple[str, Right]]) -> Iterator[tuple[str, Left, Right]]:

@@ -1,9 +1,8 @@
 """What a built site holds, read back: each published file's path, SHA-256 and size, sorted by path.
 
-The manifest (builder.publish.manifest) is made from the site as it stands just before it is put
-in place, whether each file was rendered, lent by the previous build or written by Pagefind, and
-`scorecards verify` reads a site it is given the same way: so both see the same bytes. A folder's
-files are read from disk; a tar's regular members from the tar, in one pass.
+`scorecards verify` reads a site it is given this way: a folder's files from disk, a tar's regular
+members from the tar, in one pass. A build lists what it wrote from what its writer recorded as it
+wrote (builder.engine.written), and reads back only what Pagefind wrote into a folder.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ Published = tuple[str, str, int]
 """A published file: its path in the site, the SHA-256 of its bytes, its size."""
 
 
-def folder_files(root: Path, leave_out: str = "") -> Iterator[Published]:
-    """Every file under `root` (but `leave_out`), sorted by path."""
+def folder_files(root: Path, leave_out: str = "", prefix: str = "") -> Iterator[Published]:
+    """Every file under `root` (but `leave_out`), sorted by path, each path after `prefix`."""
     found: list[str] = []
     for folder, folders, files in os.walk(root):
         folders.sort()
@@ -29,7 +28,7 @@ def folder_files(root: Path, leave_out: str = "") -> Iterator[Published]:
         found.extend(name if base == "." else f"{base}/{name}" for name in files)
     for path in sorted(found):
         if path != leave_out and (root / path).is_file():
-            yield (path, *sha256_file(root / path))
+            yield (prefix + path, *sha256_file(root / path))
 
 
 def tar_files(tar: Path, leave_out: str = "") -> Iterator[Published]:

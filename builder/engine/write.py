@@ -18,9 +18,10 @@
 from __future__ import annotations
 
 import hashlib
+import heapq
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from builder.engine.output import make_staging, remove_staging
@@ -28,6 +29,10 @@ from builder.engine.published import Published, folder_files
 from builder.engine.weight import Weight, weigh
 from builder.engine.written import WrittenLog, sorted_rows
 from builder.urls import check_output_path
+
+Written = tuple[str, str, tuple[int, int] | None, Weight, str]
+"""An output as a writer hands it to the ledger: path, check, in a tar where its record is (offset,
+length), weight and the SHA-256 of its bytes."""
 
 
 class DuplicateOutput(Exception):
@@ -39,6 +44,18 @@ def output_check(data: bytes) -> str:
     (for a tar's member, of its whole record): SHA-256, which CPUs with SHA extensions hash about
     twice as fast as BLAKE2b, cut to 128 bits."""
     return hashlib.sha256(data).hexdigest()[:32]
+
+
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of `data`, which the site's manifest lists (builder.publish.manifest)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def digests(data: bytes) -> tuple[str, str]:
+    """A folder's file's check (`output_check`) and the SHA-256 of its bytes, which the site's
+    manifest lists (builder.publish.manifest), from one hash."""
+    full = hashlib.sha256(data).hexdigest()
+    return full[:32], full
 
 
 class Writer:
@@ -132,7 +149,8 @@ class RawFolderWriter(Writer):
             self._made.add(folder)
         with open(self.root / path, "wb") as handle:
             handle.write(data)
-        self.written.add(path, output_check(data), weigh(path, data))
+        check, sha256 = digests(data)
+        self.written.add(path, check, weigh(path, data), sha256)
 
     def drain(self) -> list[Path]:
         """The files are in the shared staging folder already: what goes back is the name of the
@@ -169,18 +187,20 @@ class FolderWriter(Writer):
             self._made.add(folder)
         with open(target, "wb") as handle:
             handle.write(data)
-        self.written.add(path, output_check(data), weigh(path, data))
+        check, sha256 = digests(data)
+        self.written.add(path, check, weigh(path, data), sha256)
 
     kind = "folder"
     previous_size: int | None = None
     size: int | None = None
     """A folder has no size the ledger records (builder.engine.ledger); a tar has."""
 
-    def written_rows(self) -> Iterator[tuple[str, str, tuple[int, int] | None, Weight]]:
-        """Every file written or lent, with its check and its weight, sorted by path
+    def written_rows(self) -> Iterator[Written]:
+        """Every file written or lent, with its check, its weight and its SHA-256, sorted by path
         (builder.engine.written): what the ledger records for the next build."""
-        for path, check, _, _, _, size, gzipped in sorted_rows([*self.written.files(), *self._adopted], self.scratch):
-            yield path, check, None, (size, gzipped)
+        for path, check, _, _, _, size, gzipped, sha256 in sorted_rows([*self.written.files(), *self._adopted],
+                                                                       self.scratch):
+            yield path, check, None, (size, gzipped), sha256
 
     def worker_spec(self) -> tuple[str, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
@@ -192,12 +212,12 @@ class FolderWriter(Writer):
         taken in (builder.engine.written)."""
         self._adopted.extend(f for f in files if f not in self._adopted)
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight) -> bool:
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
         """Claims `path` and fills it with the previous build's file, if its bytes still have the
         check the ledger recorded when it was written: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
-        when the file is gone or was changed since: it is rendered again. `weight`: the ledger's,
-        of the same bytes (builder.engine.weight)."""
+        when the file is gone or was changed since: it is rendered again. `weight` and `sha256`: the
+        ledger's, of the same bytes (builder.engine.weight)."""
         source = self.out / path
         try:
             handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
@@ -217,12 +237,17 @@ class FolderWriter(Writer):
             os.link(source, target)
         except OSError:
             target.write_bytes(data)
-        self.written.add(path, check, weight)
+        self.written.add(path, check, weight, sha256)
         return True
 
-    def published(self, leave_out: str) -> Iterator[Published]:
-        """Every file of the site as it stands (but `leave_out`), read back (builder.engine.published)."""
-        return folder_files(self.staging, leave_out)
+    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
+        """Every file of the site, sorted by path, with the SHA-256 of its bytes and its size: what
+        was written or lent as the writer recorded it, and the files of `trees` (folders the search
+        index was written into, not through the writer), read back (builder.engine.published)."""
+        rows = sorted_rows([*self.written.files(), *self._adopted], self.scratch)
+        recorded = ((path, sha256, size) for path, _, _, _, _, size, _, sha256 in rows)
+        read = sorted(row for tree in trees for row in folder_files(self.staging / tree, prefix=f"{tree}/"))
+        return heapq.merge(recorded, read)
 
     def commit(self) -> None:
         """Swap the finished site in. The old site is moved aside first (into a marked folder of

@@ -4,7 +4,9 @@ Every writer of a build (the build's own and each worker's, builder.engine.write
 builder.engine.artifact) appends a row for each output it writes, or lends from the previous
 build, to a file of its own in the staging area's scratch folder: the path, the check of its bytes
 (builder.engine.write.output_check), its weight (its bytes and their gzip size:
-builder.engine.weight) and, in a tar, where its record is (the segment, the offset and the length). The build's process is handed the files' names, not the rows, so no process holds a
+builder.engine.weight), in a tar where its record is (the segment, the offset and the length), and
+the SHA-256 of its bytes, which the manifest lists (builder.publish.manifest) without reading the
+site back. The build's process is handed the files' names, not the rows, so no process holds a
 row for every output of a site. They are read back once, sorted by path, by DuckDB (`sorted_rows`):
 to put the tar together and to write the ledger the next build lends from (builder.engine.ledger).
 """
@@ -23,13 +25,13 @@ MEMORY = "128MB"
 """What DuckDB may hold while it sorts the rows; past it, it spills to the scratch folder."""
 BATCH = 10_000
 
-Row = tuple[str, str, str | None, int | None, int | None, int, int]
-"""An output written: path, check, in a tar its record's segment, offset and length, and its weight
-(bytes, gzip size)."""
+Row = tuple[str, str, str | None, int | None, int | None, int, int, str]
+"""An output written: path, check, in a tar its record's segment, offset and length, its weight
+(bytes, gzip size) and the SHA-256 of its bytes."""
 
 
 COLUMNS = {"path": "VARCHAR", "check": "VARCHAR", "source": "VARCHAR", "offset": "BIGINT", "length": "BIGINT",
-           "bytes": "BIGINT", "gzip": "BIGINT"}
+           "bytes": "BIGINT", "gzip": "BIGINT", "sha256": "VARCHAR"}
 
 
 class WrittenLog:
@@ -39,11 +41,12 @@ class WrittenLog:
         self.file = folder / f"written-{name}.jsonl"
         self._handle: IO[bytes] | None = None
 
-    def add(self, path: str, check: str, weight: Weight, place: tuple[str, int, int] | None = None) -> None:
+    def add(self, path: str, check: str, weight: Weight, sha256: str, place: tuple[str, int, int] | None = None
+            ) -> None:
         if self._handle is None:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             self._handle = open(self.file, "ab", buffering=1 << 16)  # noqa: SIM115 - closed by close()
-        self._handle.write(encode_rows(COLUMNS, [(path, check, *(place or (None, None, None)), *weight)]))
+        self._handle.write(encode_rows(COLUMNS, [(path, check, *(place or (None, None, None)), *weight, sha256)]))
 
     def files(self) -> list[Path]:
         """The file, flushed, if a row was written to it."""

@@ -1,18 +1,35 @@
-"""The manifest every site publishes (`urls.MANIFEST`): what it was built from and what it holds.
+"""The manifest every site publishes: what it was built from and what it holds, in two levels.
 
-It lets anyone check a published score (`scorecards verify`, builder.verify): every published file
-(but itself) with the SHA-256 of its bytes, every input file of the data folder with its SHA-256
-and, where it says when it was made (`generatedAt`), how many days before the data's as-of date,
-the versions of scorecards, tdqs and each rubric, and the settings that change the output. One
-JSON value a line, so it is read as a stream and a line cut short is seen:
+It lets anyone check a published score (`scorecards verify`, builder.verify). A registry's site
+has hundreds of thousands of files, and a SHA-256 does not compress: listed in one file they weigh
+tens of megabytes. So the manifest is a tree of two levels (as a Merkle tree is), and who checks one
+server fetches the top and that server's part only:
 
-    {"manifest": 1, "scorecards": …, "rubrics": {…}, "settings": {…}, "dataAsOf": …}   the header
-    ["input", "servers/a/captures/x.json", "<sha256>", 2048, "2026-01-02T…", 3]   each input, by path
-    ["file", "servers/a/index.html", "<sha256>", 5120]                            each file, by path
-    {"end": {"inputs": 1, "files": 1}}                                           the trailer
+- the top, `manifest.jsonl` at the site's root (`urls.MANIFEST`): the versions of scorecards, tdqs
+  and each rubric, the settings that change the output, the data's as-of date, the files and
+  inputs at the top of the site and of the data folder, and each *part* by its SHA-256;
+- a part, `manifest.jsonl` inside a folder of the site (`urls.manifest_part`: each server's folder
+  `servers/<id>/`, and each other top-level folder): every published file under that folder with
+  the SHA-256 of its bytes, and every input file under the data folder's folder of the same name
+  with its SHA-256 and, where it says when it was made (`generatedAt`), how many days before the
+  data's as-of date.
 
-Ages count from the data's as-of date, never the clock: the same data builds the same bytes. A
-manifest without its trailer, or whose counts are not its rows', is cut short (`ManifestError`).
+One JSON value a line, so each is read as a stream and a line cut short is seen:
+
+    {"manifest": 2, "scorecards": …, "rubrics": {…}, "settings": {…}, "dataAsOf": …}   the top's header
+    ["input", "index.json", "<sha256>", 2048, null, null]                        each input, by path
+    ["part", "servers/a/manifest.jsonl", "<sha256>", 912]                        each part, by path
+    ["file", "index.html", "<sha256>", 5120]                                     each file, by path
+    {"end": {"files": 1, "inputs": 1, "parts": 1}}                               the trailer
+
+    {"manifest": 2, "part": "servers/a/"}                                         a part's header
+    ["input", "servers/a/x.score.json", "<sha256>", 2048, "2026-01-02T…", 3]
+    ["file", "servers/a/index.html", "<sha256>", 5120]
+    {"end": {"files": 1, "inputs": 1}}
+
+No manifest lists itself or another part but through the top. Ages count from the data's as-of
+date, never the clock: the same data builds the same bytes. A manifest without its trailer, or
+whose counts are not its rows', is cut short (`ManifestError`).
 """
 
 from __future__ import annotations
@@ -20,16 +37,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from builder.dates import days_before
 from builder.running_wheel import DISTRIBUTION
+from builder.urls import manifest_part, manifest_part_file
 
-VERSION = 1
+VERSION = 2
 RUBRICS = {"cleo": "CLEO-GRADE-SPEC 1.0.0", "flowmcp": "flowmcp/4"}
 """The rubric each grading system grades by, besides TDQS's (the installed tdqs' version)."""
 CHUNK = 1 << 20
@@ -71,42 +90,56 @@ class Input:
 
     def age_days(self, data_as_of: str | None) -> int | None:
         """Whole days from `generated_at` to `data_as_of` (None when either is unknown)."""
-        made, as_of = _day(self.generated_at), _day(data_as_of)
-        return None if made is None or as_of is None else (as_of - made).days
+        return days_before(self.generated_at, data_as_of)
 
 
-def _day(stamp: str | None) -> date | None:
-    try:
-        return date.fromisoformat(stamp[:10]) if stamp else None
-    except ValueError:
-        return None
+def input_paths(data_dir: Path) -> list[str]:
+    """Every file of the data folder (hidden names left out), relative to it, sorted."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(data_dir):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        base = Path(folder)
+        found.extend((base / name).relative_to(data_dir).as_posix() for name in files
+                     if not name.startswith(".") and (base / name).is_file())
+    return sorted(found)
 
 
 def read_inputs(data_dir: Path) -> list[Input]:
-    """Every file of the data folder (hidden names left out), sorted by path, each hashed; a JSON
-    file's top-level `generatedAt` too, when it has one (a capture's, a report's)."""
+    """Every file of the data folder (`input_paths`), each hashed; a JSON file's top-level
+    `generatedAt` too, when it has one (a capture's, a report's)."""
     found: list[Input] = []
-    for folder, folders, files in os.walk(data_dir):
-        folders[:] = sorted(f for f in folders if not f.startswith("."))
-        for name in files:
-            if name.startswith("."):
-                continue
-            path = Path(folder) / name
-            if not path.is_file():
-                continue
-            digest, size = sha256_file(path)
-            found.append(Input(path.relative_to(data_dir).as_posix(), digest, size, _generated_at(path)))
-    return sorted(found, key=lambda i: i.path)
+    for relative in input_paths(data_dir):
+        path = data_dir / relative
+        digest, size = sha256_file(path)
+        found.append(Input(relative, digest, size, _generated_at(path)))
+    return found
+
+
+def part_files(paths: Iterable[str]) -> set[str]:
+    """Where the parts that list `paths` (of the site, or of the data folder) are published."""
+    return {manifest_part_file(folder) for folder in {manifest_part(path) for path in paths} if folder}
+
+
+NAMED_AT = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})(\.\d+)?Z")
+"""An instant in a file's name, as captures are named (`2026-05-16T08-53-48Z.tools.json`)."""
 
 
 def _generated_at(path: Path) -> str | None:
-    if path.suffix != ".json":
+    """When a file says it was made: a JSON file's top-level `generatedAt` (a capture's, a
+    report's), else the last instant its name holds (a tools/list's), else None."""
+    value = None
+    if path.suffix == ".json":
+        try:
+            value = json.loads(path.read_bytes()).get("generatedAt")
+        except (ValueError, AttributeError, OSError):
+            value = None
+    if isinstance(value, str):
+        return value
+    named = NAMED_AT.findall(path.name)
+    if not named:
         return None
-    try:
-        value = json.loads(path.read_bytes()).get("generatedAt")
-    except (ValueError, AttributeError, OSError):
-        return None
-    return value if isinstance(value, str) else None
+    day, hours, minutes, seconds, fraction = named[-1]
+    return f"{day}T{hours}:{minutes}:{seconds}{fraction}Z"
 
 
 def stale(inputs: Iterable[Input], data_as_of: str | None, days: int) -> list[tuple[str, Input, int]]:
@@ -122,18 +155,68 @@ def stale(inputs: Iterable[Input], data_as_of: str | None, days: int) -> list[tu
     return [(folder, item, age) for folder, (age, item) in sorted(newest.items()) if age > days]
 
 
-def lines(head: dict[str, Any], inputs: Iterable[Input], files: Iterable[tuple[str, str, int]]) -> Iterator[str]:
-    """The manifest's lines: `head`, the inputs, the files (path, SHA-256, size; sorted), the trailer."""
-    yield _dump(head)
-    counts = {"inputs": 0, "files": 0}
+Published = tuple[str, str, int]
+"""A published file: its path in the site, the SHA-256 of its bytes, its size."""
+
+
+def files_and_parts(head: dict[str, Any], inputs: Iterable[Input], files: Iterable[Published]
+                    ) -> Iterator[tuple[str, str]]:
+    """The manifest: each part (where it goes, its text), the top last. `files`: every published
+    file but the manifest's, sorted by path, read as a stream: a server's part is made as soon as
+    its files have gone by; the top-level folders' parts (whose files other parts' come between:
+    `servers/a/…`, `servers/index.html`, `servers/b/…`), and those of inputs only, at the end."""
+    as_of = head.get("dataAsOf")
+    waiting: dict[str, list[Input]] = {}
+    for item in inputs:
+        waiting.setdefault(manifest_part(item.path), []).append(item)
+    made: list[Published] = []
+    later: dict[str, list[Published]] = {}
+    current = ""
+    rows: list[Published] = []
+    for row in files:
+        folder = manifest_part(row[0])
+        if folder.count("/") < 2:  # the top's, or a top-level folder's
+            later.setdefault(folder, []).append(row)
+            continue
+        if folder != current and rows:
+            yield _part(current, waiting.pop(current, []), rows, as_of, made)
+            rows = []
+        current = folder
+        rows.append(row)
+    if rows:
+        yield _part(current, waiting.pop(current, []), rows, as_of, made)
+    for folder in sorted({*later, *waiting} - {""}):
+        yield _part(folder, waiting.pop(folder, []), later.pop(folder, []), as_of, made)
+    yield manifest_part_file(""), _lines(head, waiting.get("", []), sorted(made), later.get("", []))
+
+
+def _part(folder: str, inputs: list[Input], files: list[Published], as_of: str | None, made: list[Published]
+          ) -> tuple[str, str]:
+    """A part's path and text; its path, SHA-256 and size appended to `made`."""
+    text = _lines({"manifest": VERSION, "part": folder}, inputs, [], files, as_of)
+    data = text.encode("utf-8")
+    path = manifest_part_file(folder)
+    made.append((path, hashlib.sha256(data).hexdigest(), len(data)))
+    return path, text
+
+
+def _lines(head: dict[str, Any], inputs: Iterable[Input], parts: Iterable[Published], files: Iterable[Published],
+           as_of: str | None = None) -> str:
+    """A manifest's text: `head`, the inputs, the parts, the files, the trailer (counts of each)."""
+    as_of = head.get("dataAsOf", as_of)
+    out = [_dump(head)]
+    counts = {"inputs": 0, "files": 0} if "part" in head else {"inputs": 0, "parts": 0, "files": 0}
     for item in inputs:
         counts["inputs"] += 1
-        yield _dump(["input", item.path, item.sha256, item.size, item.generated_at,
-                     item.age_days(head.get("dataAsOf"))])
+        out.append(_dump(["input", item.path, item.sha256, item.size, item.generated_at, item.age_days(as_of)]))
+    for path, digest, size in parts:
+        counts["parts"] += 1
+        out.append(_dump(["part", path, digest, size]))
     for path, digest, size in files:
         counts["files"] += 1
-        yield _dump(["file", path, digest, size])
-    yield _dump({"end": counts})
+        out.append(_dump(["file", path, digest, size]))
+    out.append(_dump({"end": counts}))
+    return "".join(out)
 
 
 def _dump(value: Any) -> str:
@@ -141,44 +224,72 @@ def _dump(value: Any) -> str:
 
 
 class ManifestError(Exception):
-    """A manifest that is not whole: cut short, or not a scorecards manifest."""
+    """A manifest that is not whole: cut short, or not a scorecards manifest (or part)."""
 
 
 @dataclass
 class Manifest:
-    """A manifest as read back (`parse`)."""
+    """A manifest as read back (`parse`): the top's, or a part's, or the whole (`add`)."""
 
     head: dict[str, Any]
     inputs: dict[str, Input] = field(default_factory=dict)
     files: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Each published file's SHA-256 and size, by path."""
+    parts: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """The top's: each part's SHA-256 and size, by path."""
+
+    def add(self, part: Manifest) -> None:
+        """Takes in what a part lists."""
+        self.inputs.update(part.inputs)
+        self.files.update(part.files)
 
 
-def parse(data: bytes) -> Manifest:
-    """Reads a manifest; `ManifestError` names the first line that is wrong, or that it was cut short."""
+def parse(data: bytes, part: str | None = None) -> Manifest:
+    """Reads the top manifest (`part` None) or the part of the folder `part`; `ManifestError`
+    names the first line that is wrong, or that it was cut short."""
     text = data.decode("utf-8", errors="replace")
     rows = text.split("\n")
     if not text.endswith("\n"):
         raise ManifestError("it is cut short (its last line is not whole)")
     head = _load(rows[0], 1)
-    if not isinstance(head, dict) or head.get("manifest") != VERSION:
+    if part is None and (not isinstance(head, dict) or head.get("manifest") != VERSION or "part" in head):
         raise ManifestError(f"line 1 is not the header of a version {VERSION} scorecards manifest")
+    if part is not None and head != {"manifest": VERSION, "part": part}:
+        raise ManifestError(f"line 1 is not the header of the version {VERSION} manifest part of {part}")
     manifest = Manifest(head)
     for number, line in enumerate(rows[1:-1], start=2):
         item = _load(line, number)
         if isinstance(item, dict) and set(item) == {"end"}:
             if number != len(rows) - 1:
                 raise ManifestError(f"line {number}: lines follow its end")
-            if item["end"] != {"inputs": len(manifest.inputs), "files": len(manifest.files)}:
+            counts = {"inputs": len(manifest.inputs), "files": len(manifest.files)}
+            if part is None:
+                counts["parts"] = len(manifest.parts)
+            if item["end"] != counts:
                 raise ManifestError(f"line {number}: it ends with counts that are not those of its lines")
             return manifest
-        if isinstance(item, list) and len(item) == 6 and item[0] == "input":
+        if isinstance(item, list) and len(item) == 6 and item[0] == "input" and _within(item[1], part):
             manifest.inputs[item[1]] = Input(item[1], item[2], item[3], item[4])
-        elif isinstance(item, list) and len(item) == 4 and item[0] == "file":
+        elif isinstance(item, list) and len(item) == 4 and item[0] == "file" and _within(item[1], part):
             manifest.files[item[1]] = (item[2], item[3])
+        elif (part is None and isinstance(item, list) and len(item) == 4 and item[0] == "part"
+              and isinstance(item[1], str) and is_part(item[1])):
+            manifest.parts[item[1]] = (item[2], item[3])
         else:
-            raise ManifestError(f"line {number} is neither an input, a file nor the end")
+            raise ManifestError(f"line {number} is neither an input, {'' if part else 'a part, '}a file nor the end")
     raise ManifestError("it is cut short (it has no end line)")
+
+
+def is_part(path: str) -> bool:
+    """`path` is where a part is published (not the top's)."""
+    folder = manifest_part(path)
+    names = path.split("/")
+    return bool(folder) and manifest_part_file(folder) == path and not {".", ".."} & set(names)
+
+
+def _within(path: Any, part: str | None) -> bool:
+    """A path the manifest (the top: `part` None) or part may list: its own, not another part's."""
+    return isinstance(path, str) and manifest_part(path) == (part or "")
 
 
 def _load(line: str, number: int) -> Any:

@@ -1,7 +1,7 @@
 """The data built again as the manifest says it was (its settings), for `scorecards verify --data`.
 
 The build goes into a temporary folder made here and removed here, whatever happens: nothing is
-written anywhere else. What comes back is the rebuilt site's manifest.
+written anywhere else. What comes back is the rebuilt site's manifest, its parts taken in.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from builder.publish.manifest import Manifest, parse
+from builder.publish.manifest import Manifest
 from builder.urls import MANIFEST
+from builder.verify.check import whole
+from builder.verify.site import FolderSite
 
 
 def rebuild(data_dir: Path, head: dict[str, Any], workers: int | None = None) -> Manifest:
@@ -27,6 +29,6 @@ def rebuild(data_dir: Path, head: dict[str, Any], workers: int | None = None) ->
     try:
         site = folder / "site"
         build(data_dir, site, config, search=search, workers=workers)
-        return parse((site / MANIFEST).read_bytes())
+        return whole(FolderSite(site), (site / MANIFEST).read_bytes()).manifest
     finally:
         shutil.rmtree(folder, ignore_errors=True)

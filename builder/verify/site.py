@@ -1,6 +1,6 @@
 """A site to verify, wherever it is: a folder, a tar (a GitHub Pages artifact) or a URL.
 
-Each gives its manifest's bytes (None when it has none) and its files' digests, read the same way
+Each gives its top manifest's bytes (None when it has none), its parts' bytes (`read`) and its files' digests, read the same way
 the build read them (builder.engine.published). Over HTTP nothing lists a site's files: only those
 the manifest lists are fetched (a 404 is a missing file), so an extra file cannot be seen there.
 """
@@ -29,7 +29,11 @@ class Unreachable(Exception):
 class Site:
     name: str
 
-    def manifest(self) -> bytes | None:  # pragma: no cover - abstract
+    def manifest(self) -> bytes | None:
+        return self.read([MANIFEST]).get(MANIFEST)
+
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:  # pragma: no cover - abstract
+        """The bytes of each of `paths` that the site has (the manifest's parts)."""
         raise NotImplementedError
 
     def files(self, listed: Iterable[str]) -> Iterator[Published]:  # pragma: no cover - abstract
@@ -41,9 +45,8 @@ class FolderSite(Site):
     def __init__(self, root: Path) -> None:
         self.root, self.name = root, str(root)
 
-    def manifest(self) -> bytes | None:
-        path = self.root / MANIFEST
-        return path.read_bytes() if path.is_file() else None
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        return {path: (self.root / path).read_bytes() for path in paths if (self.root / path).is_file()}
 
     def files(self, listed: Iterable[str]) -> Iterator[Published]:
         return folder_files(self.root, MANIFEST)
@@ -53,16 +56,19 @@ class TarSite(Site):
     def __init__(self, tar: Path) -> None:
         self.tar, self.name = tar, str(tar)
 
-    def manifest(self) -> bytes | None:
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        wanted, found = set(paths), {}
         try:
             with tarfile.open(self.tar, "r:") as archive:
                 for member in archive:
-                    if member.isfile() and member.name.removeprefix("./") == MANIFEST:
+                    name = member.name.removeprefix("./")
+                    if member.isfile() and name in wanted:
                         handle = archive.extractfile(member)
-                        return handle.read() if handle is not None else None
+                        if handle is not None:
+                            found[name] = handle.read()
         except (tarfile.TarError, OSError) as error:
             raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
-        return None
+        return found
 
     def files(self, listed: Iterable[str]) -> Iterator[Published]:
         try:
@@ -90,8 +96,8 @@ class UrlSite(Site):
             reason = getattr(error, "reason", error)
             raise Unreachable(f"{url}: did not answer ({reason})") from error
 
-    def manifest(self) -> bytes | None:
-        return self._get(MANIFEST)
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        return {path: data for path in sorted(paths) if (data := self._get(path)) is not None}
 
     def files(self, listed: Iterable[str]) -> Iterator[Published]:
         for path in sorted(listed):

@@ -15,7 +15,7 @@ from pydantic import Field
 from tdqs import COHERENCE_DIMENSIONS, ServerScore
 from tdqs.round_half_up import round_half_up
 
-from builder import charts, numbers
+from builder import charts, numbers, urls
 from builder.engine.problems import Problem
 from builder.pages.page import PageContext
 from builder.publish.card_view import CardView
@@ -207,6 +207,37 @@ class ReachView(View):
     coherence: float
 
 
+class InputAge(View):
+    """An input a server page was built from, and when it was made: the page says how many days
+    before the data's as-of date (this build's date, never the clock's), as its manifest part does."""
+
+    what: str
+    """`capture` (a score report) or `tools/list`."""
+    file: str
+    """Its path in the data folder."""
+    made_at: str
+    """The capture's generatedAt; a tools/list's, the time it was captured."""
+
+
+def input_ages(server: Server) -> list[InputAge]:
+    """The current capture, then the tools/list it is counted against (the newest), each once."""
+    capture = server.current
+    found = [InputAge(what="capture", file=capture.file, made_at=capture.generated_at)]
+    newest = server.newest_tool_list
+    if newest is not None and newest.file:
+        found.append(InputAge(what="tools/list", file=newest.file, made_at=newest.captured_at))
+    elif capture.tools_file is not None:
+        found.append(InputAge(what="tools/list", file=capture.tools_file, made_at=capture.generated_at))
+    return found
+
+
+def manifest_parts(page_path: str, inputs: list[InputAge]) -> list[str]:
+    """The manifest parts that list a page and its inputs (builder.publish.manifest): the page's
+    folder's, then any other that lists an input (a data folder named unlike the page's)."""
+    folders = [urls.manifest_part(page_path), *(urls.manifest_part(i.file) for i in inputs)]
+    return [urls.manifest_part_file(folder) for folder in dict.fromkeys(folders) if folder]
+
+
 class ServerContext(PageContext):
     server_id: str
     slug: str
@@ -239,6 +270,10 @@ class ServerContext(PageContext):
     """None below the coverage rule."""
     history: list[HistoryPoint]
     provenance: Provenance
+    inputs: list[InputAge]
+    """The inputs the page was built from, with when each was made."""
+    manifest_parts: list[str]
+    """The manifest parts that list this page and those inputs, by their SHA-256."""
     notes: list[Note]
     api_path: str
     tools_chart: dict[str, Any]
@@ -381,6 +416,7 @@ def server_context(
     slugs = {tool.name: tool.slug for tool in capture.tools}
     advice = server_advice(capture)
     unscored = sorted((set(server.unscored_definitions) | set(advice.unscored)) - set(slugs))
+    inputs = input_ages(server)
     worst_first = sorted(capture.tools, key=lambda t: (t.checked.tdqs, t.name))
     who = identity(server.server_id, server.meta.repository_url).label
     scores = server_scores(capture)
@@ -432,6 +468,8 @@ def server_context(
         reach=reach_view(advice.reach) if advice.reach else None,
         history=server_history(server),
         provenance=provenance(capture, server),
+        inputs=inputs,
+        manifest_parts=manifest_parts(urls.server_page(server.slug), inputs),
         notes=notes_for(problems, "$.server"),
         api_path=api_path,
         tools_chart=charts_["tools"] or {},
