@@ -581,7 +581,7 @@ def _build(
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
         engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
-        manifest = Manifest(out, engine, writer.kind, writer.previous_size, site["data_as_of"])
+        manifest = Manifest(out, engine, writer.kind, writer.previous_size)
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).
         writer.hold(urls.BUILD_REPORT)

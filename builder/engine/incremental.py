@@ -41,7 +41,6 @@ from builder.config import SiteConfig
 from builder.engine import batches, ledger
 from builder.engine.assets import TEMPLATES
 from builder.engine.ledger import Place, Row, Weight, joined, matched, rows
-from builder.pages.page import AS_OF
 
 
 class Keyed(Protocol):
@@ -191,11 +190,9 @@ class Manifest:
     full keys, sorted, to an anonymous file in the cache folder (a run, pickled in batches:
     builder.engine.batches), and `prepare` reads the runs back beside what was written."""
 
-    def __init__(self, out: Path, engine: str, kind: str, size: int | None = None, as_of: str | None = None) -> None:
+    def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
         self.out = out.resolve()
         self.engine = engine
-        self.as_of = (as_of or "")[:10]
-        """The day of the data's as-of date: folded into the keys made with `as_of_key`."""
         self.kind = kind
         self.size = size
         self.path = cache_folder(out) / LEDGER
@@ -210,8 +207,7 @@ class Manifest:
         # A server's pages share its key: each distinct key is hashed once.
         full = self._full.get(key)
         if full is None:
-            dated = (self.as_of,) if key.startswith(AS_OF) else ()
-            full = self._full[key] = content_key(self.engine, key, *dated)
+            full = self._full[key] = content_key(self.engine, key)
         return full
 
     def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, tuple[str, Place, Weight, str] | None]]:

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from builder import numbers, urls
 from builder.chart_svg import svg_chart
 from builder.config import SiteConfig
-from builder.dates import day_words, days_before
+from builder.dates import day_words
 from builder.engine.assets import TEMPLATES
 from builder.engine.escaping import EscapingCodeGenerator, text_content
 from builder.engine.inlining import inline_includes
@@ -74,7 +74,6 @@ class Renderer:
             banded=numbers.banded,
             banded_share=numbers.banded_percent,
             day=day_words,
-            days_before=days_before,
             markdown=render_untrusted,
             text=text_content,  # element content only: quotes left as they are
             trusted_markdown=render_trusted,

@@ -36,17 +36,6 @@ class CamelView(BaseModel):
     model_config = CAMEL_VIEW
 
 
-AS_OF = "as-of:"
-
-
-def as_of_key(key: str) -> str:
-    """The key of an output that also says how old its inputs are on the data's as-of date (a
-    server page: "captured 3 Jun 2026, 177 days before this build"): the engine folds that day
-    into it (builder.engine.incremental), so the output is rendered again when the day moves and
-    lent while it does not."""
-    return AS_OF + key
-
-
 @dataclass(frozen=True)
 class Page:
     path: str

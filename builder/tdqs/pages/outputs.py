@@ -17,7 +17,7 @@ from tdqs import SPEC_VERSION
 from builder import urls
 from builder.config import SiteConfig
 from builder.engine.problems import Problem
-from builder.pages.page import DataFile, NavItem, Output, Page, as_of_key
+from builder.pages.page import DataFile, NavItem, Output, Page
 from builder.publish.badges import BadgeSet
 from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
@@ -69,7 +69,7 @@ def server_outputs(
         feed = publish.server_feed_path(server)
         return server_context(server, file_problems, api_path, charts_, badge, feed, server_card_view(server, config))
 
-    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=as_of_key(key))  # inputs' ages
+    yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
     yield publish.server_feed(server, config)
     siblings = OtherTools.of_server(server)
