@@ -36,6 +36,10 @@ class Site:
         """Every file of the site but the manifest (over HTTP: those of `listed` that answer)."""
         raise NotImplementedError
 
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:  # pragma: no cover - abstract
+        """The bytes of each of `paths` the site has (`scorecards diff` reads only the files that differ)."""
+        raise NotImplementedError
+
 
 class FolderSite(Site):
     def __init__(self, root: Path) -> None:
@@ -47,6 +51,14 @@ class FolderSite(Site):
 
     def files(self, listed: Iterable[str]) -> Iterator[Published]:
         return folder_files(self.root, MANIFEST)
+
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        found = {}
+        for path in paths:
+            file = self.root / path
+            if file.is_file():
+                found[path] = file.read_bytes()
+        return found
 
 
 class TarSite(Site):
@@ -69,6 +81,21 @@ class TarSite(Site):
             yield from tar_files(self.tar, MANIFEST)
         except (tarfile.TarError, OSError) as error:
             raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """One pass over the tar, reading only the members asked for."""
+        wanted, found = set(paths), {}
+        try:
+            with tarfile.open(self.tar, "r:") as archive:
+                for member in archive:
+                    name = member.name.removeprefix("./")
+                    if member.isfile() and name in wanted:
+                        handle = archive.extractfile(member)
+                        if handle is not None:
+                            found[name] = handle.read()
+        except (tarfile.TarError, OSError) as error:
+            raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+        return found
 
 
 class UrlSite(Site):
@@ -98,6 +125,14 @@ class UrlSite(Site):
             data = self._get(path)
             if data is not None:
                 yield path, hashlib.sha256(data).hexdigest(), len(data)
+
+    def read(self, paths: Iterable[str]) -> dict[str, bytes]:
+        found = {}
+        for path in sorted(paths):
+            data = self._get(path)
+            if data is not None:
+                found[path] = data
+        return found
 
 
 def open_site(source: str) -> Site:
