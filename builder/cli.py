@@ -455,10 +455,11 @@ def _diff_side(source: str, folder: Path, settings: Settings, args: argparse.Nam
     """The build `source` names; a data folder is built into `folder` first (without search)."""
     import dataclasses
 
-    from builder.build import build
     from builder.diff.read import looks_like_data, open_build
 
     if Path(source).is_dir() and looks_like_data(Path(source)):
+        from builder.build import build  # only here: two builds to compare need none of the builder
+
         try:
             build(Path(source), folder, settings.site(), search=False, workers=args.workers,
                   size_warning_bytes=settings.size_warning_bytes)

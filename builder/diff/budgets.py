@@ -9,12 +9,14 @@ reports until an operator turns one on; each budget that fails is one line of th
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.diff.model import Diff
 from builder.numbers import exact, shortest
+
+if TYPE_CHECKING:  # the settings import this module: the model (and tdqs) only when budgets are checked
+    from builder.diff.model import Diff
 
 Drop = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 
