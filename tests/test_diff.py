@@ -7,7 +7,10 @@ import json
 import math
 import re
 import shutil
+import threading
 from fractions import Fraction
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,8 @@ from shared_data import shared_file
 
 from builder.cli import main
 from builder.diff import CODES
+from builder.diff.budgets import Budgets
+from builder.settings import load_settings
 
 WEIGHTS = (25, 20, 20, 15, 10, 10)
 """TDQS's dimension weights, in percent, as its specification gives them."""
@@ -238,3 +243,91 @@ def test_on_github_actions_each_changed_capture_gets_a_warning_on_its_file(
         "::warning file=data/servers/beta/2026-06-02T00-00-00Z.score.json,title=Score change%3A beta::"
         "beta (beta): tier A → none; 2 tools no longer scored; coverage crossed 80%25",
     ]
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_the_published_site_by_its_url_against_a_data_folder(
+        pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a reviewer runs it: the site as published (only the API files the manifests say differ are fetched)
+    against the pull request's data folder."""
+    monkeypatch.chdir(tmp_path)
+    fetched: list[str] = []
+
+    class Recording(_Quiet):
+        def do_GET(self) -> None:
+            fetched.append(self.path)
+            super().do_GET()
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Recording, directory=str(pair[0])))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        head = _data(tmp_path / "head", write_head)
+        code, _, err = diff(capsys, url, str(head), "--json", str(tmp_path / "diff.json"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (code, err) == (0, "")
+    assert sorted(fetched) == ["/api/servers/alpha.json", "/api/servers/beta.json", "/api/servers/gone.json",
+                               "/manifest.jsonl"]
+    found = json.loads((tmp_path / "diff.json").read_text())["systems"]["tdqs"]
+    assert [(m["server"], m["before"], m["after"]) for m in found["tierMoves"]] == [("beta", "A", None),
+                                                                                   ("alpha", "A", "C")]
+
+
+@pytest.mark.parametrize(("toml", "failed"), [
+    ("coverage_below_80 = true", ["coverage_below_80: beta has 3 of 5 tools scored, under 80%"]),
+    ("overall_drop = 1", ["overall_drop: alpha falls by 1.1, more than 1"]),
+    ("overall_drop = 1.1", []),
+    ("tool_drop = 0", ["tool_drop: alpha fetch falls by 2, more than 0", "tool_drop: alpha store falls by 0.8, more than 0"]),
+    ("server_removed = true", ["server_removed: gone is removed"]),
+    ("", []),
+])
+def test_each_budget_fails_on_what_it_forbids(
+        pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, toml: str, failed: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scorecards.toml").write_text(f"[budgets]\n{toml}\n")
+    code, _, err = diff(capsys, *map(str, pair), "-q")
+    assert code == (6 if failed else 0)
+    assert err.splitlines() == [f"scorecards diff: budget failed: {line}" for line in failed]
+
+
+def test_the_budgets_new_documents_are_the_defaults(tmp_path: Path) -> None:
+    """Every budget line of the scorecards.toml `new` writes, uncommented, is a valid setting, each off."""
+    template = (Path(__file__).resolve().parents[1] / "templates" / "new" / "scorecards.toml").read_text()
+    block = template[template.index("# [budgets]"):]
+    lines = [line.removeprefix("# ").split("  #")[0] for line in block.splitlines() if line.startswith("# ")]
+    keys = {line.split(" = ")[0] for line in lines[1:]}
+    assert keys == set(Budgets.model_fields)
+    toml = tmp_path / "scorecards.toml"
+    toml.write_text("\n".join(line for line in lines if "_drop" not in line) + "\n")
+    assert load_settings(toml, {}).budgets == Budgets()
+    toml.write_text("\n".join(lines) + "\n")
+    assert load_settings(toml, {}).budgets.tool_drop == 1.0
+
+
+def test_flowmcp_grades_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The FlowMCP examples of data/, and the same without the geocode report (grade F, score 3.25 in its file)."""
+    monkeypatch.chdir(tmp_path)
+    root = Path(__file__).resolve().parents[1] / "data"
+    for name in ("before", "after"):
+        for folder in ("grading-data", "scoring-reports"):
+            shutil.copytree(root / folder, tmp_path / name / folder)
+    shutil.rmtree(tmp_path / "after" / "scoring-reports" / "example-maps_geocode")
+    code, markdown, _ = diff(capsys, str(tmp_path / "before"), str(tmp_path / "after"),
+                             "--json", str(tmp_path / "diff.json"))
+    assert code == 0 and "### FlowMCP" in markdown
+    document = json.loads((tmp_path / "diff.json").read_text())
+    assert document["base"]["systems"] == ["flowmcp"] and "tdqs" not in document["systems"]
+    grades = document["systems"]["flowmcp"]["grades"]
+    assert [(g["kind"], g["name"], g["before"], g["after"], g["scoreBefore"], g["presentAfter"]) for g in grades] == [
+        ("scoring report", "example-maps/geocode", "F", None, 3.25, False)]
+    assert "| scoring report | example-maps/geocode | F → absent | 3.25 → — | — |" in markdown
