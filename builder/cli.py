@@ -500,7 +500,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     except MixedSystems as error:
         return fail("mixed-systems", str(error))
     failed = failures(settings.budgets, diff)
-    text = markdown.render(diff, failed)
+    text = markdown.render(diff, failed, args.base_name, args.head_name)
     if args.json:
         Path(args.json).write_text(as_json.render(diff, failed), encoding="utf-8")
     if args.summary:
@@ -696,6 +696,10 @@ def parser() -> argparse.ArgumentParser:
     diff.add_argument("--json", default=None, metavar="FILE", help="also write the JSON to FILE (default: not written)")
     diff.add_argument("--summary", default=None, metavar="FILE",
                       help="append the Markdown to FILE, as to $GITHUB_STEP_SUMMARY (default: not written)")
+    diff.add_argument("--base-name", default=None, metavar="TEXT",
+                      help="what the Markdown calls BASE, e.g. 'the published site' (default: BASE as given)")
+    diff.add_argument("--head-name", default=None, metavar="TEXT",
+                      help="what the Markdown calls HEAD, e.g. 'this pull request' (default: HEAD as given)")
     diff.add_argument("--data", default=None, metavar="FOLDER",
                       help="the data folder HEAD was built from: the annotations name its files, its scorecards.toml "
                            "holds the budgets (default: HEAD when it is a data folder, else data)")

@@ -326,6 +326,8 @@ def test_a_pull_request_that_drops_a_tier_is_summarised_and_fails_the_budget_tha
     assert [step.returncode for step in checked.steps] == [0, 0, 0, 6], [s.stdout + s.stderr for s in checked.steps]
     said = summary.read_text(encoding="utf-8")
     assert "**2 budgets failed**" in said
+    assert "Compared the published site (data as of 2026-06-01T00:00:00.000Z) with this pull request (data as of " \
+        "2026-06-02T00:00:00.000Z): TDQS." in said
     assert "- tier\\_drop: alpha falls from A to C" in said and "| alpha | A → C (down 2) | 4.0 → 2.9 |" in said
     diff = checked.steps[3]
     assert diff.stderr.splitlines() == ["scorecards diff: budget failed: tier_drop: beta falls from A to no tier",

@@ -125,11 +125,12 @@ def _grades(system: str, moves: Sequence[GradeMove]) -> list[str]:
         len(moves))
 
 
-def render(diff: Diff, failed: Sequence[str]) -> str:
-    """The comparison as Markdown, ending in a newline; `failed`: the budgets that failed."""
+def render(diff: Diff, failed: Sequence[str], base: str | None = None, head: str | None = None) -> str:
+    """The comparison as Markdown, ending in a newline; `failed`: the budgets that failed; `base` and `head`:
+    what to call the two builds (default: as they were given)."""
     systems = ", ".join(SYSTEM_NAMES[system] for system in diff.systems) or "no grading system"
     lines = ["## What this change does to the scores", "",
-             f"Compared {text(diff.base)} (data as of {text(diff.base_as_of or 'unknown')}) with {text(diff.head)} "
+             f"Compared {text(base or diff.base)} (data as of {text(diff.base_as_of or 'unknown')}) with {text(head or diff.head)} "
              f"(data as of {text(diff.head_as_of or 'unknown')}): {systems}."]
     if failed:
         lines += ["", f"**{len(failed)} budget{'s' if len(failed) != 1 else ''} failed** (scorecards.toml "
@@ -139,6 +140,8 @@ def render(diff: Diff, failed: Sequence[str]) -> str:
         lines += ["", "No score changes."]
     if diff.tdqs is not None and diff.tdqs:
         lines += _tdqs(diff.tdqs)
+    elif diff.tdqs is not None and diff:
+        lines += ["", "### TDQS", "", "No score changes."]
     for system in ("flowmcp", "cleo"):
         if system in diff.systems:
             lines += _grades(system, [move for move in diff.grades if move.system == system])
