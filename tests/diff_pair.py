@@ -19,7 +19,7 @@ from corpus import definition, report, scores, tool_score, write_capture
 
 EARLY = "2026-06-01T00:00:00.000Z"
 LATE = "2026-06-02T00:00:00.000Z"
-HOSTILE = "Pipe | *bold* <script>alert(1)</script>"
+HOSTILE = "Pipe | *bold* <script>alert(1)</script> 100%\r\nnext: a, b"
 
 
 def _tools(names: list[str]) -> list[dict[str, object]]:

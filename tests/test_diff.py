@@ -242,6 +242,9 @@ def test_on_github_actions_each_changed_capture_gets_a_warning_on_its_file(
         "alpha (alpha): tier A → C; overall 4.0 → 2.9 (-1.1); 2 tool scores changed; 7 new smells; 1 new flags",
         "::warning file=data/servers/beta/2026-06-02T00-00-00Z.score.json,title=Score change%3A beta::"
         "beta (beta): tier A → none; 2 tools no longer scored; coverage crossed 80%25",
+        # The name from the data, one line: `%`, CR and LF escaped as the runner unescapes them.
+        "::warning file=data/servers/added/2026-06-02T00-00-00Z.score.json,title=New server%3A added::"
+        "Pipe | *bold* <script>alert(1)</script> 100%25%0D%0Anext: a, b (added): tier A, overall 4.0, 1 tools",
     ]
 
 

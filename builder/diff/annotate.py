@@ -1,4 +1,5 @@
-"""A warning on each data file whose capture changed a score, so a pull request shows it on that file.
+"""A warning on each data file whose capture changed a score or added a server, so a pull request shows
+it on that file.
 
 The same workflow command `scorecards check` writes for a problem (builder.annotations):
 `::warning file=data/servers/x/….score.json,title=…::…`, its properties and message escaped as the
@@ -43,12 +44,15 @@ def diff_annotations(changes: TdqsDiff | None, data: Path, environ: Mapping[str,
     if changes is None or not in_github_actions(environ):
         return []
     root = Path(environ.get("GITHUB_WORKSPACE") or os.getcwd())
+    said = [(server, f"Score change: {server.id}", _what(changes, server.id)) for server in changes.changed]
+    said += [(seen.server, f"New server: {seen.server.id}",
+              f"tier {seen.tier or 'none'}, overall {score_text(seen.score)}, {seen.tools} tools")
+             for seen in changes.added]
     lines = []
-    for server in changes.changed:
+    for server, title, what in said:
         if server.file is None or not (data / server.file).is_file():
             continue
         path = Path(os.path.relpath(os.path.abspath(data / server.file), os.path.abspath(root))).as_posix()
-        title = f"Score change: {server.id}"
-        message = f"{server.name} ({server.id}): {_what(changes, server.id)}"
+        message = f"{server.name} ({server.id}): {what}"
         lines.append(f"::warning file={escape_property(path)},title={escape_property(title)}::{escape_data(message)}")
     return lines
