@@ -22,18 +22,18 @@ def compare(base: Build, head: Build) -> Diff:
                            f"{', '.join(head.systems)}: two builds of different systems cannot be compared")
     diff = Diff(base.name, head.name, base.systems, head.systems, base.data_as_of, head.data_as_of)
     systems = diff.systems
+    servers = differing(base, head, TDQS_SERVERS) if "tdqs" in systems else []
+    graded = [SYSTEM_FILES[system] for system in ("flowmcp", "cleo") if system in systems]
+    paths = [*servers, *(path for path in graded if differing(base, head, path))]
+    before, after = base.read(paths), head.read(paths)  # one pass over each build
     if "tdqs" in systems:
-        paths = differing(base, head, TDQS_SERVERS)
-        diff.tdqs = tdqs.compare(_by_id(base.read(paths)), _by_id(head.read(paths)))
+        diff.tdqs = tdqs.compare(_by_id({path: before[path] for path in servers if path in before}),
+                                 _by_id({path: after[path] for path in servers if path in after}))
     for system, read in (("flowmcp", grades.flowmcp_grades), ("cleo", grades.cleo_grades)):
-        if system not in systems:
-            continue
-        path = SYSTEM_FILES[system]
-        changed = differing(base, head, path)
-        before = base.read(changed).get(path) if changed else None
-        after = head.read(changed).get(path) if changed else None
-        diff.grades.extend(grades.compare(system, read(before), read(after)))
-        diff.notes.append(grades.NOTES[system])
+        if system in systems:
+            path = SYSTEM_FILES[system]
+            diff.grades.extend(grades.compare(system, read(before.get(path)), read(after.get(path))))
+            diff.notes.append(grades.NOTES[system])
     return diff
 
 

@@ -55,6 +55,8 @@ class Build:
     def read(self, paths: Iterable[str]) -> dict[str, Any]:
         """The JSON of each of `paths`, each checked against the manifest's digest."""
         wanted = sorted(set(paths) & set(self.manifest.files))
+        if not wanted:
+            return {}
         try:
             found = self.site.read(wanted)
         except Unreachable as error:

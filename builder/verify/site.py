@@ -93,6 +93,8 @@ class TarSite(Site):
                         handle = archive.extractfile(member)
                         if handle is not None:
                             found[name] = handle.read()
+                        if len(found) == len(wanted):
+                            break
         except (tarfile.TarError, OSError) as error:
             raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
         return found
