@@ -685,7 +685,7 @@ def parser() -> argparse.ArgumentParser:
         "diff", parents=[talk], help="what HEAD changes from BASE: tiers, scores, coverage, smells, flags",
         description="compare two builds (or data folders, or the published site and a data folder): servers "
                     "changing tier, every overall and tool score change with its delta, new and cleared smells and "
-                    "flags, coverage crossing 80%%, servers added and removed, and FlowMCP and CLEO grade changes; "
+                    "flags, coverage crossing 80%, servers added and removed, and FlowMCP and CLEO grade changes; "
                     "largest move first; Markdown on standard output (and GitHub annotations on the changed data "
                     "files, on GitHub Actions), JSON with --json or --format json; fail on a budget",
         epilog=DIFF_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
