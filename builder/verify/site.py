@@ -64,12 +64,21 @@ class FolderSite(Site):
 class TarSite(Site):
     def __init__(self, tar: Path) -> None:
         self.tar, self.name = tar, str(tar)
+        self._members: dict[str, tuple[int, int]] = {}
+        """Where each file member's bytes are (offset, size), as far as `manifest` read the tar."""
+        self._indexed = False
+        """Whether `_members` lists every member (the manifest is the last: a scorecards tar's is)."""
 
     def manifest(self) -> bytes | None:
         try:
             with tarfile.open(self.tar, "r:") as archive:
                 for member in archive:
-                    if member.isfile() and member.name.removeprefix("./") == MANIFEST:
+                    if not member.isfile():
+                        continue
+                    name = member.name.removeprefix("./")
+                    self._members[name] = (member.offset_data, member.size)
+                    if name == MANIFEST:
+                        self._indexed = archive.next() is None
                         handle = archive.extractfile(member)
                         return handle.read() if handle is not None else None
         except (tarfile.TarError, OSError) as error:
@@ -83,8 +92,19 @@ class TarSite(Site):
             raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
 
     def read(self, paths: Iterable[str]) -> dict[str, bytes]:
-        """One pass over the tar, reading only the members asked for."""
+        """The members asked for: read where `manifest` saw them when it read the whole tar (no second
+        pass over a registry's tens of thousands of headers), else in one pass."""
         wanted, found = set(paths), {}
+        if self._indexed:
+            try:
+                with open(self.tar, "rb") as file:
+                    for name in sorted(wanted & set(self._members)):
+                        offset, size = self._members[name]
+                        file.seek(offset)
+                        found[name] = file.read(size)
+            except OSError as error:
+                raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+            return found
         try:
             with tarfile.open(self.tar, "r:") as archive:
                 for member in archive:
