@@ -6,9 +6,11 @@
 As the workflow `scorecards new` writes runs it: the publish job builds the data into the Pages
 artifact tar with the Pages URL as the base and keeps that URL beside its output; a pull request then
 changes 1% of the servers (bench/change.py) and its check job builds into the restored output with the
-kept base URL. Beside it, the same pull request built as the check job did before it kept the URL (no
-base URL, into a copy of the published output). Prints each build's wall time and the share of its
-outputs reused, and writes them to `<workdir>/pull-request.json`. A benchmark: it asserts nothing.
+kept base URL, after keeping the published tar by a hard link; then `scorecards diff` compares the two
+tars as the job's next step does (its time, and how many servers it found changed). Beside it, the same
+pull request built as the check job did before it kept the URL (no base URL, into a copy of the
+published output). Prints each step's wall time and the share of each build's outputs reused, and
+writes them to `<workdir>/pull-request.json`. A benchmark: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -48,6 +50,19 @@ def _build(data: Path, out: Path, log: Path, env: dict[str, str], *extra: str) -
             "reusedShare": round(reused / files, 4) if files else 0.0}
 
 
+def _diff(base: Path, head: Path, data: Path, out: Path, log: Path, env: dict[str, str]) -> dict[str, Any]:
+    """`scorecards diff` of the kept tar and the check's, as the check job's step runs it (no budgets)."""
+    run = measure(scorecards_command("diff", str(base), str(head), "--data", str(data), "--json", str(out), "-q"),
+                  log, env=env)
+    if run.returncode != 0:
+        raise RuntimeError(f"the diff failed (exit {run.returncode}); see {log}")
+    tdqs = json.loads(out.read_text(encoding="utf-8"))["systems"].get("tdqs", {})
+    servers = {row["server"] for key in ("tierMoves", "overallScores", "toolScores", "coverage", "serversAdded",
+                                         "serversRemoved") for row in tdqs.get(key, [])}
+    return {"wall": round(run.wall, 2), "cpu": round(run.cpu, 2), "serversChanged": len(servers),
+            "tierMoves": len(tdqs.get("tierMoves", [])), "toolScores": len(tdqs.get("toolScores", []))}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=1_500)
@@ -83,12 +98,19 @@ def main(argv: list[str] | None = None) -> int:
     change = apply_change(data, share=args.change_share, seed=args.seed)
     print(f"pull request: {len(change.servers)} servers changed", flush=True)
     kept = (published / "base-url").read_text(encoding="utf-8").strip()
+    kept_tar = work / "pr-published.tar"  # as the check job keeps it: a hard link the new tar leaves alone
+    kept_tar.unlink(missing_ok=True)
+    os.link(published / "artifact.tar", kept_tar)
     results["check"] = _build(data, published, logs / "pr-check.log", env, "--base-url", kept)
+    results["diff"] = _diff(kept_tar, published / "artifact.tar", data, work / "pr-diff.json", logs / "pr-diff.log", env)
     results["checkWithoutTheBaseUrl"] = _build(data, before, logs / "pr-check-before.log", env)
     for name in ("publish", "check", "checkWithoutTheBaseUrl"):
         row = results[name]
         print(f"{name:>24}: {row['wall']:7.1f} s wall, {row['cpu']:7.1f} s CPU, "
               f"{row['reused']:,} of {row['files']:,} outputs reused ({row['reusedShare']:.1%})")
+    row = results["diff"]
+    print(f"{'diff':>24}: {row['wall']:7.1f} s wall, {row['cpu']:7.1f} s CPU, {row['serversChanged']:,} servers "
+          f"with a change, {row['tierMoves']:,} tier moves, {row['toolScores']:,} tool scores changed")
     (work / "pull-request.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -1,4 +1,4 @@
-"""`scorecards`: build, check, index, demo, new, add, try, verify, serve.
+"""`scorecards`: build, check, index, demo, new, add, try, verify, diff, serve.
 
 User errors (a missing folder, a bad option) print one clear line and exit 2; data problems never
 stop a build, they are listed in build-report.json and, with --strict, turn the exit code to 1.
@@ -26,6 +26,7 @@ from builder.urls import MANIFEST
 
 if TYPE_CHECKING:
     from builder.build import BuildResult
+    from builder.diff.read import Build
     from builder.engine.problems import Problem
     from builder.live_reload import LiveReload
     from builder.publish.manifest import Input
@@ -434,6 +435,89 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
     watch([data, TEMPLATES], [settings] if settings is not None else [], rebuild, threading.Event())
 
 
+DIFF_EPILOG = """BASE and HEAD: each a build (its folder, its .tar or the http(s) URL of the published site) or a
+data folder, built first into a temporary folder. Only the API files the two builds' manifests say
+differ are read. Budgets: [budgets] in scorecards.toml (--config, else beside --data, else in the
+current folder); every one off by default.
+
+exit codes:
+  0  compared (and no budget failed)
+  1  a data folder could not be built (a full disk, an unreadable file)
+  2  a bad argument
+  3  BASE or HEAD is not a build: no manifest.jsonl, a manifest cut short, a file that is not what
+     its manifest lists, a site that does not answer
+  4  the two builds grade different systems (say TDQS and CLEO): nothing to compare
+  5  the settings file's budgets cannot be used: an unknown key, a value of the wrong type
+  6  a budget failed (each is named on standard error and in the Markdown)"""
+
+
+def _diff_side(source: str, folder: Path, settings: Settings, args: argparse.Namespace) -> Build:
+    """The build `source` names; a data folder is built into `folder` first (without search)."""
+    import dataclasses
+
+    from builder.diff.read import looks_like_data, open_build
+
+    if Path(source).is_dir() and looks_like_data(Path(source)):
+        from builder.build import build  # only here: two builds to compare need none of the builder
+
+        try:
+            build(Path(source), folder, settings.site(), search=False, workers=args.workers,
+                  size_warning_bytes=settings.size_warning_bytes)
+        except OSError as error:
+            raise BuildFailed(f"cannot build {source}: {error.strerror or error}; nothing was compared") from error
+        return dataclasses.replace(open_build(str(folder)), name=source)
+    return open_build(source)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from builder.diff import CODES, annotate, as_json, markdown
+    from builder.diff.budgets import failures
+    from builder.diff.compare import MixedSystems, compare
+    from builder.diff.read import NotABuild, looks_like_data
+
+    def fail(kind: str, line: str) -> int:
+        print(f"scorecards diff: {line}", file=sys.stderr)
+        return CODES[kind]
+
+    head_is_data = Path(args.head).is_dir() and looks_like_data(Path(args.head))
+    data = Path(args.data) if args.data else Path(args.head) if head_is_data else Path("data")
+    path = Path(args.config) if args.config else find_settings(data, Path.cwd())
+    if args.config and not path.is_file():  # type: ignore[union-attr]
+        raise UserError(f"settings file not found: {args.config}")
+    try:
+        settings = load_settings(path, {})
+    except SettingsError as error:
+        return fail("bad-budgets", str(error))
+    try:
+        with tempfile.TemporaryDirectory(prefix="scorecards-diff-") as folder:
+            base = _diff_side(args.base, Path(folder) / "base", settings, args)
+            head = _diff_side(args.head, Path(folder) / "head", settings, args)
+            diff = compare(base, head)
+    except NotABuild as error:
+        return fail("not-a-build", str(error))
+    except MixedSystems as error:
+        return fail("mixed-systems", str(error))
+    failed = failures(settings.budgets, diff)
+    text = markdown.render(diff, failed, args.base_name, args.head_name)
+    if args.json:
+        Path(args.json).write_text(as_json.render(diff, failed), encoding="utf-8")
+    if args.summary:
+        with open(args.summary, "a", encoding="utf-8") as summary:
+            summary.write(text)
+    if args.format == "json":
+        sys.stdout.write(as_json.render(diff, failed))
+    else:
+        for line in annotate.diff_annotations(diff.tdqs, data):  # on GitHub Actions only
+            print(line)
+        if not _quiet(args):
+            sys.stdout.write(text)
+    for line in failed:
+        print(f"scorecards diff: budget failed: {line}", file=sys.stderr)
+    return CODES["budget-failed"] if failed else CODES["compared"]
+
+
 VERIFY_EPILOG = """exit codes (the smallest of those found):
   0  every file is as the manifest says (and, with --data, as the data builds it)
   1  --data: the data could not be built again (a full disk, an unreadable file)
@@ -617,6 +701,35 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("--workers", type=_positive, default=None, metavar="N",
                         help="processes for the rebuild with --data (default: one per core)")
     verify.set_defaults(run=cmd_verify)
+
+    diff = commands.add_parser(
+        "diff", parents=[talk], help="what HEAD changes from BASE: tiers, scores, coverage, smells, flags",
+        description="compare two builds (or data folders, or the published site and a data folder): servers "
+                    "changing tier, every overall and tool score change with its delta, new and cleared smells and "
+                    "flags, coverage crossing 80%, servers added and removed, and FlowMCP and CLEO grade changes; "
+                    "largest move first; Markdown on standard output (and GitHub annotations on the changed data "
+                    "files, on GitHub Actions), JSON with --json or --format json; fail on a budget",
+        epilog=DIFF_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    diff.add_argument("base", help="the build before: a folder, a .tar, an http(s) URL or a data folder")
+    diff.add_argument("head", help="the build after: a folder, a .tar, an http(s) URL or a data folder")
+    diff.add_argument("--format", choices=("markdown", "json"), default="markdown",
+                      help="what standard output gets (default: markdown)")
+    diff.add_argument("--json", default=None, metavar="FILE", help="also write the JSON to FILE (default: not written)")
+    diff.add_argument("--summary", default=None, metavar="FILE",
+                      help="append the Markdown to FILE, as to $GITHUB_STEP_SUMMARY (default: not written)")
+    diff.add_argument("--base-name", default=None, metavar="TEXT",
+                      help="what the Markdown calls BASE, e.g. 'the published site' (default: BASE as given)")
+    diff.add_argument("--head-name", default=None, metavar="TEXT",
+                      help="what the Markdown calls HEAD, e.g. 'this pull request' (default: HEAD as given)")
+    diff.add_argument("--data", default=None, metavar="FOLDER",
+                      help="the data folder HEAD was built from: the annotations name its files, its scorecards.toml "
+                           "holds the budgets (default: HEAD when it is a data folder, else data)")
+    diff.add_argument("--config", default=None, metavar="FILE",
+                      help="settings file with [budgets] (default: scorecards.toml beside the data folder, or in "
+                           "the current folder)")
+    diff.add_argument("--workers", type=_positive, default=None, metavar="N",
+                      help="processes to build a data folder with (default: one per core)")
+    diff.set_defaults(run=cmd_diff)
 
     serve = command("serve", "serve a built site on localhost; with --watch, rebuild it and reload the browser")
     serve.add_argument("output", nargs="?", default="site", help="the built site's folder (default: site)")

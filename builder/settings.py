@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, ValidationError
 
 from builder.config import SiteConfig
+from builder.diff.budgets import Budgets
 from builder.engine.weight import PAGES_SUPPORTED
 
 FILE_NAME = "scorecards.toml"
@@ -44,11 +45,13 @@ class Settings(SiteConfig):
     """Warn about each input folder whose newest capture is older than this many days before the
     data's as-of date (builder.publish.manifest); with `strict`, exit 1. None: no warning."""
 
+    budgets: Budgets = Budgets()
+    """What a pull request may not do to the scores (`scorecards diff`, builder.diff.budgets): all off."""
 
     def site(self) -> SiteConfig:
         """The settings that shape pages (what the incremental cache keys on)."""
         return SiteConfig.model_validate(self.model_dump(exclude={"strict", "search", "size_warning_bytes",
-                                                                  "max_input_age_days"}))
+                                                                  "max_input_age_days", "budgets"}))
 
 
 def find_settings(data_dir: Path, cwd: Path) -> Path | None:

@@ -80,7 +80,7 @@ def test_every_argument_of_every_command_has_help_with_its_default() -> None:
     from builder.cli import parser
 
     commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
-    assert sorted(commands.choices) == ["add", "build", "check", "demo", "index", "new", "serve", "try", "verify"]
+    assert sorted(commands.choices) == ["add", "build", "check", "demo", "diff", "index", "new", "serve", "try", "verify"]
     for name, command in commands.choices.items():
         assert command.description, name
         for action in command._actions:

@@ -103,6 +103,10 @@ def test_the_workflow_checks_pull_requests_and_only_its_deploy_job_may_publish(t
     # Built with the base URL of the last published build, so that its pages are reused.
     assert check[2].splitlines()[-1] == 'scorecards build data -o "$OUT/artifact.tar" --base-url "$base_url"'
     assert 'base_url="$(cat "$OUT/base-url")"' in check[2]
+    # The published build kept before the build replaces it, then compared with the pull request's.
+    assert 'ln -f "$OUT/artifact.tar" "$RUNNER_TEMP/published.tar"' in check[2]
+    assert 'scorecards diff "$RUNNER_TEMP/published.tar" "$OUT/artifact.tar"' in check[3]
+    assert '--summary "$GITHUB_STEP_SUMMARY"' in check[3]
     assert not any(step.get("uses", "").startswith(("actions/upload", "actions/deploy", "actions/cache@"))
                    for step in jobs["check"]["steps"])  # nothing published, no cache written
     build = [step.get("run") for step in jobs["build"]["steps"] if "run" in step]

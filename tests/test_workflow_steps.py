@@ -259,7 +259,7 @@ def test_a_pull_request_is_checked_and_built_and_a_bad_file_is_an_annotation_and
     assert [name for name, _ in jobs] == ["check"]
     check = jobs[0][1]
     good = run_job(runner, repository, check, "pull_request")
-    assert [step.returncode for step in good.steps] == [0, 0, 0], [step.stdout + step.stderr for step in good.steps]
+    assert [step.returncode for step in good.steps] == [0, 0, 0, 0], [step.stdout + step.stderr for step in good.steps]
     assert "::" not in good.steps[1].stdout and good.uploaded == []
     assert len(good.cached) == 1
     assert_pages_artifact(good.cached[0] / "artifact.tar", None)
@@ -296,6 +296,41 @@ def test_a_pull_request_build_reuses_the_published_build_as_a_publish_rebuild_wo
     republished = run_job(runner, repository, build, "push")
     assert [step.returncode for step in republished.steps] == [0, 0, 0]
     checked = run_job(runner, repository, check, "pull_request")
-    assert [step.returncode for step in checked.steps] == [0, 0, 0], [step.stderr for step in checked.steps]
+    assert [step.returncode for step in checked.steps] == [0, 0, 0, 0], [step.stderr for step in checked.steps]
     assert _reused(checked.steps[2]) == _reused(republished.steps[1]) > 0
     assert_pages_artifact(checked.cached[0] / "artifact.tar", BASE_URL)
+
+
+def test_a_pull_request_that_drops_a_tier_is_summarised_and_fails_the_budget_that_forbids_it(
+        runner: Runner, repository: Path, tmp_path: Path) -> None:
+    """Published: the hand-made base of tests/diff_pair.py; the pull request: its head, where alpha falls from A to
+    C. The job summary says so, alpha's new capture gets a warning, and `tier_drop = true` fails the check (exit 6)."""
+    from diff_pair import write_base, write_head
+
+    repo = tmp_path / "registry"
+    shutil.copytree(repository, repo)
+    shutil.rmtree(runner.work / "runner-temp", ignore_errors=True)  # this registry's first publish
+    shutil.rmtree(repo / "data")
+    write_base(repo / "data")
+    scorecards("index", "data", cwd=repo)
+    with (repo / "scorecards.toml").open("a", encoding="utf-8") as settings:
+        settings.write("\n[budgets]\ntier_drop = true\n")
+    published = run_job(runner, repo, dict(jobs_for(workflow(repo), "push"))["build"], "push")
+    assert [step.returncode for step in published.steps] == [0, 0, 0], [step.stderr for step in published.steps]
+
+    shutil.rmtree(repo / "data")
+    write_head(repo / "data")
+    scorecards("index", "data", cwd=repo)
+    summary = runner.work / "runner-temp" / "summary"
+    checked = run_job(runner, repo, dict(jobs_for(workflow(repo), "pull_request"))["check"], "pull_request")
+    assert [step.returncode for step in checked.steps] == [0, 0, 0, 6], [s.stdout + s.stderr for s in checked.steps]
+    said = summary.read_text(encoding="utf-8")
+    assert "**2 budgets failed**" in said
+    assert "Compared the published site (data as of 2026-06-01T00:00:00.000Z) with this pull request (data as of " \
+        "2026-06-02T00:00:00.000Z): TDQS." in said
+    assert "- tier\\_drop: alpha falls from A to C" in said and "| alpha | A → C (down 2) | 4.0 → 2.9 |" in said
+    diff = checked.steps[3]
+    assert diff.stderr.splitlines() == ["scorecards diff: budget failed: tier_drop: beta falls from A to no tier",
+                                        "scorecards diff: budget failed: tier_drop: alpha falls from A to C"]
+    assert "::warning file=data/servers/alpha/2026-06-02T00-00-00Z.score.json,title=Score change%3A alpha::" \
+        "alpha (alpha): tier A → C" in diff.stdout

@@ -55,18 +55,32 @@ class FolderSite(Site):
 class TarSite(Site):
     def __init__(self, tar: Path) -> None:
         self.tar, self.name = tar, str(tar)
+        self._members: dict[str, tuple[int, int]] | None = None
+        """Where each file member's bytes are (offset, size): the tar's headers are read once, and
+        every later read seeks (a registry's tar has hundreds of thousands of members)."""
+
+    def _index(self) -> dict[str, tuple[int, int]]:
+        if self._members is None:
+            members = {}
+            try:
+                with tarfile.open(self.tar, "r:") as archive:
+                    for member in archive:
+                        if member.isfile():
+                            members[member.name.removeprefix("./")] = (member.offset_data, member.size)
+            except (tarfile.TarError, OSError) as error:
+                raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
+            self._members = members
+        return self._members
 
     def read(self, paths: Iterable[str]) -> dict[str, bytes]:
-        wanted, found = set(paths), {}
+        index, found = self._index(), {}
         try:
-            with tarfile.open(self.tar, "r:") as archive:
-                for member in archive:
-                    name = member.name.removeprefix("./")
-                    if member.isfile() and name in wanted:
-                        handle = archive.extractfile(member)
-                        if handle is not None:
-                            found[name] = handle.read()
-        except (tarfile.TarError, OSError) as error:
+            with open(self.tar, "rb") as file:
+                for name in sorted(set(paths) & index.keys()):
+                    offset, size = index[name]
+                    file.seek(offset)
+                    found[name] = file.read(size)
+        except OSError as error:
             raise Unreachable(f"{self.name}: not a readable tar ({error})") from error
         return found
 
