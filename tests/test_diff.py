@@ -281,8 +281,9 @@ def test_the_published_site_by_its_url_against_a_data_folder(
         server.shutdown()
         server.server_close()
     assert (code, err) == (0, "")
-    assert sorted(fetched) == ["/api/servers/alpha.json", "/api/servers/beta.json", "/api/servers/gone.json",
-                               "/manifest.jsonl"]
+    # The top manifest, its part for api/ (where every API file is listed), and the API files that differ.
+    assert sorted(fetched) == ["/api/manifest.jsonl", "/api/servers/alpha.json", "/api/servers/beta.json",
+                               "/api/servers/gone.json", "/manifest.jsonl"]
     found = json.loads((tmp_path / "diff.json").read_text())["systems"]["tdqs"]
     assert [(m["server"], m["before"], m["after"]) for m in found["tierMoves"]] == [("beta", "A", None),
                                                                                    ("alpha", "A", "C")]
