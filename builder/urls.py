@@ -169,6 +169,14 @@ def problems_page(number: int) -> str:
     return PROBLEMS if number == 1 else f"problems/{number}/index.html"
 
 
+CHANGES = "changes/index.html"
+
+
+def changes_page(number: int) -> str:
+    """Page `number` of the changes, newest first (builder.tdqs.pages.changes); page 1 is CHANGES."""
+    return CHANGES if number == 1 else f"changes/{number}/index.html"
+
+
 def server_list_page(view: str, number: int) -> str:
     """Page `number` of the servers list in one of its views (an order, or a tier's rows). Page 1
     of the default view is `servers/index.html`; the rest are under `servers-by/`, outside

@@ -20,17 +20,15 @@ from builder.dates import instant_key
 from builder.engine.grading_system import GradingSystem
 from builder.engine.problems import Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem, Table
-from builder.newest import Newest
 from builder.pages.page import DataFile, Output, Page
 from builder.publish.badges import Badge, BadgeSet
-from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
 from builder.sources.datafolder import kind
 from builder.sources.jsonfile import read_json
 from builder.store.spool import Spool
 from builder.tdqs import layout
+from builder.tdqs.pages import changes
 from builder.tdqs.pages import outputs as section_outputs
 from builder.tdqs.pages.outputs import server_outputs
-from builder.tdqs.pages.publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
 from builder.tdqs.pages.summary import ServerSummary, search_doc, summarise
 from builder.tdqs.pages.unscored import (
     UnscoredSummary,
@@ -47,7 +45,7 @@ INDEX_ENTRIES = "index-entries"
 """The spool's file of index.json entries: [server id, the entry as JSON] a line."""
 
 TABLES = (Table("tdqs_servers", SERVER_COLUMNS), Table("tdqs_captures", CAPTURE_COLUMNS),
-          Table("tdqs_tools", TOOL_COLUMNS))
+          Table("tdqs_tools", TOOL_COLUMNS), Table(changes.TABLE, changes.COLUMNS))
 """The tables a server's rows go to, in the order of `ServerRows`."""
 
 
@@ -57,8 +55,6 @@ class _Gathered:
 
     summary: ServerSummary | UnscoredSummary | None
     """An UnscoredSummary when the server has no usable score; None when it is no server at all."""
-    changes: list[ChangeRow]
-    feed: list[FeedEntry]
     badges: dict[str, Badge]
     """The badges its pages show."""
 
@@ -71,10 +67,6 @@ class TdqsSection(Gathering):
     badges: BadgeSet = field(default_factory=BadgeSet)
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
-    changes: Newest[ChangeRow] = field(default_factory=lambda: Newest(CHANGES_SHOWN, change_order))
-    """The newest changes of every server's, for the changes page."""
-    feed: Newest[FeedEntry] = field(default_factory=lambda: Newest(MAX_ENTRIES, entry_order))
-    """The newest entries of every server's feed, for the site feed."""
     server_count: int = 0
     """Scored servers read. Their summaries are not kept: what the corpus-wide pages show of each
     server they query from the store, and what is needed before it is loaded is gathered here."""
@@ -86,8 +78,6 @@ class TdqsSection(Gathering):
 
     def take(self, gathered: Any, spool: Spool) -> None:
         value: _Gathered = gathered
-        self.changes.add(value.changes)
-        self.feed.add(value.feed)
         self.badges.add(value.badges)
         summary = value.summary
         if isinstance(summary, UnscoredSummary):
@@ -164,18 +154,18 @@ class TdqsRecords(RecordSystem[layout.ServerFiles, Server | UnscoredServer]):
     def contribute(self, record: Server | UnscoredServer | None, log: ProblemLog, config: SiteConfig
                    ) -> Contribution:
         if record is None:
-            return Contribution(gathered=_Gathered(None, [], [], {}))
+            return Contribution(gathered=_Gathered(None, {}))
         if isinstance(record, UnscoredServer):
             return Contribution(search=unscored_search_doc(record), outputs=list(unscored_server_outputs(record)),
-                                gathered=_Gathered(unscored_summary(record), [], [], {}))
+                                gathered=_Gathered(unscored_summary(record), {}))
         badges = BadgeSet()
         outputs: list[Page | DataFile] = list(server_outputs(record, _problems_by_file(log), config, badges))
         summary = summarise(record)
         return Contribution(
-            rows=server_rows(record),
+            rows=(*server_rows(record), changes.table_rows(changes.change_rows(record))),
             search=search_doc(record, summary.scores),
             outputs=outputs,
-            gathered=_Gathered(summary, change_rows(record), server_entries(record), badges.used()),
+            gathered=_Gathered(summary, badges.used()),
         )
 
     def gathering(self) -> TdqsSection:
