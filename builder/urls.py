@@ -169,6 +169,23 @@ def problems_page(number: int) -> str:
     return PROBLEMS if number == 1 else f"problems/{number}/index.html"
 
 
+PROBLEM_FILES = "problems/files/"
+
+
+def problem_anchor(file: str) -> str:
+    """The id of an input file's problems on the data problems pages: the same for the same file
+    in every build, wherever the pages put it."""
+    return "f-" + slug(file)
+
+
+def problem_file_page(file: str) -> str:
+    """The stable address of an input file's problems: a page that sends the visitor on to the
+    page and anchor that hold them in this build (builder.pages.problems). A server's page links
+    here: it is rendered only when the server changes, and the other files' problems move the
+    file from page to page."""
+    return f"{PROBLEM_FILES}{slug(file)}/index.html"
+
+
 CHANGES = "changes/index.html"
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 
 from builder.config import SiteConfig
+from builder.engine.problems import FileOwner
 from builder.engine.records import ReadContext, RecordSystem
 from builder.pages.page import NavItem, Output
 
@@ -49,6 +50,9 @@ class GradingSystem:
     load: Callable[[duckdb.DuckDBPyConnection, Any], None] = lambda con, corpus: None
     """Loads into DuckDB tables named `<key>_…` what the records' rows (`Contribution.rows`,
     loaded by the engine) do not hold."""
+    file_owners: Callable[[Any], dict[str, FileOwner]] = lambda corpus: {}
+    """Whose page each input file with a problem belongs to (a server's), by the file's path: the
+    data problems pages link each such file to it."""
     indexes_pages: bool = True
     """Whether Pagefind indexes the system's rendered pages (its templates mark
     `data-pagefind-body`); a system whose records give search documents instead (a registry's)

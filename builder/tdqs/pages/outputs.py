@@ -66,7 +66,7 @@ def server_outputs(
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)
-        return server_context(server, file_problems, api_path, charts_, badge, feed)
+        return server_context(server, file_problems, api_path, charts_, badge, feed, sorted(problems))
 
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from builder import urls
 from builder.config import SiteConfig
 from builder.dates import instant_key
 from builder.engine.grading_system import GradingSystem
-from builder.engine.problems import Problem, ProblemLog
+from builder.engine.problems import FileOwner, Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem, Table
 from builder.pages.page import DataFile, Output, Page
 from builder.publish.badges import Badge, BadgeSet
@@ -57,6 +58,8 @@ class _Gathered:
     """An UnscoredSummary when the server has no usable score; None when it is no server at all."""
     badges: dict[str, Badge]
     """The badges its pages show."""
+    owners: dict[str, FileOwner] = field(default_factory=dict)
+    """Its files with a problem, each with the server's page (the problems pages link back)."""
 
 
 @dataclass
@@ -67,6 +70,8 @@ class TdqsSection(Gathering):
     badges: BadgeSet = field(default_factory=BadgeSet)
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
+    owners: dict[str, FileOwner] = field(default_factory=dict)
+    """Every server's files with a problem, each with its server's page."""
     server_count: int = 0
     """Scored servers read. Their summaries are not kept: what the corpus-wide pages show of each
     server they query from the store, and what is needed before it is loaded is gathered here."""
@@ -79,6 +84,7 @@ class TdqsSection(Gathering):
     def take(self, gathered: Any, spool: Spool) -> None:
         value: _Gathered = gathered
         self.badges.add(value.badges)
+        self.owners.update(value.owners)
         summary = value.summary
         if isinstance(summary, UnscoredSummary):
             self.unscored.append(summary)
@@ -155,17 +161,21 @@ class TdqsRecords(RecordSystem[layout.ServerFiles, Server | UnscoredServer]):
                    ) -> Contribution:
         if record is None:
             return Contribution(gathered=_Gathered(None, {}))
+        problems = _problems_by_file(log)
+        owner = FileOwner(record.display_name, urls.server_page(record.slug))
+        owners = dict.fromkeys(sorted(problems), owner)
         if isinstance(record, UnscoredServer):
-            return Contribution(search=unscored_search_doc(record), outputs=list(unscored_server_outputs(record)),
-                                gathered=_Gathered(unscored_summary(record), {}))
+            return Contribution(search=unscored_search_doc(record),
+                                outputs=list(unscored_server_outputs(record, sorted(problems))),
+                                gathered=_Gathered(unscored_summary(record), {}, owners))
         badges = BadgeSet()
-        outputs: list[Page | DataFile] = list(server_outputs(record, _problems_by_file(log), config, badges))
+        outputs: list[Page | DataFile] = list(server_outputs(record, problems, config, badges))
         summary = summarise(record)
         return Contribution(
             rows=(*server_rows(record), changes.table_rows(changes.change_rows(record))),
             search=search_doc(record, summary.scores),
             outputs=outputs,
-            gathered=_Gathered(summary, badges.used()),
+            gathered=_Gathered(summary, badges.used(), owners),
         )
 
     def gathering(self) -> TdqsSection:
@@ -184,5 +194,6 @@ def system() -> GradingSystem:
         stand_in_models=lambda section: section.stand_in_models,
         data_as_of=lambda section: section.data_as_of,
         page_dates=section_outputs.page_dates,
+        file_owners=lambda section: section.owners,
         indexes_pages=False,
     )
