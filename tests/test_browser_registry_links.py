@@ -1,6 +1,7 @@
 """Issue 49 in a real browser, on a generated registry with enough broken captures to fill three pages of
 data problems: a server's link to its file's problems lands on the page and the element that list that
-file (not page 1), and the problem links back to the server."""
+file (not page 1), and the problem links back to the server; a sort chosen by a table heading is kept
+in the address, so it survives going elsewhere and Back (and can be shared)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,61 @@ def test_the_stable_address_pages_are_small(registry) -> None:
     _, site = registry
     sizes = [p.stat().st_size for p in (site / "problems" / "files").glob("*/index.html")]
     assert sizes and max(sizes) < 4096
+
+
+def _cells(page, table: str, column: int) -> list[str]:
+    return page.locator(f"{table} tbody tr").evaluate_all(
+        f"rows => rows.filter(r => !r.hidden).map(r => r.cells[{column}].getAttribute('data-sort') ?? r.cells[{column}].textContent.trim())")
+
+
+def test_a_sort_chosen_on_a_server_page_survives_back_and_can_be_shared(registry, browser) -> None:
+    base, site = registry
+    rows = json.loads((site / "api" / "server-list.json").read_text(encoding="utf-8"))["rows"]
+    server = next(row[0] for row in rows if len(row[4]) and row[2] in "ABCD" and row[2])  # a scored server
+    page = browser.new_page()
+    page.goto(base + server.removesuffix("index.html"), wait_until="networkidle")
+    table = "table.tools"
+    page.locator(f"{table} thead th button", has_text="TDQS").click()  # ascending, the first time
+    chosen = page.url
+    assert "?sort=" in chosen and chosen.endswith(".tdqs.asc")
+    shown = [float(value) for value in _cells(page, table, 1)]
+    assert shown == sorted(shown) and len(shown) > 1
+    page.evaluate("window.stillHere = true")
+    page.locator(f"{table} tbody a").first.click()  # away, to a tool's page …
+    page.wait_for_load_state("networkidle")
+    page.go_back(wait_until="networkidle")  # … and Back
+    assert page.url == chosen
+    assert page.evaluate("window.stillHere === undefined")  # the page was loaded again, not kept
+    assert page.locator(f"{table} thead th", has_text="TDQS").get_attribute("aria-sort") == "ascending"
+    assert [float(value) for value in _cells(page, table, 1)] == sorted(shown)
+    # The address alone sorts it, in another tab.
+    other = browser.new_page()
+    other.goto(chosen, wait_until="networkidle")
+    assert [float(value) for value in _cells(other, table, 1)] == sorted(shown)
+    other.close()
+    page.close()
+
+
+def test_a_sort_of_the_whole_servers_list_survives_back(registry, browser) -> None:
+    """The list is in pages; sorted by a heading, its rows come from the whole list (api/server-list.json),
+    most tools first, ties in the list's order (best score first)."""
+    base, site = registry
+    rows = json.loads((site / "api" / "server-list.json").read_text(encoding="utf-8"))["rows"]
+    tools = [row[4][6][0] for row in rows]  # the Tools column: after Overall, Scored, DQ, Coherence, Mean, Min
+    expected = [count for _, count in sorted(enumerate(tools), key=lambda pair: (-pair[1], pair[0]))][:PER_PAGE]
+    page = browser.new_page()
+    page.goto(base + "servers/", wait_until="networkidle")
+    page.locator("#servers-table thead th button", has_text="Tools").first.click()
+    page.wait_for_function("document.querySelector('#servers-table').closest('main').querySelector('.table-status').textContent.startsWith('Showing')")
+    chosen = page.url
+    assert chosen == base + "servers/?sort=servers-table.tools.desc"
+    assert [float(v) for v in _cells(page, "#servers-table", 7)] == expected
+    page.evaluate("window.stillHere = true")
+    page.locator("#servers-table tbody tr td a").first.click()
+    page.wait_for_load_state("networkidle")
+    page.go_back(wait_until="networkidle")
+    page.wait_for_function("document.querySelector('.table-status').textContent.startsWith('Showing')")
+    assert page.url == chosen and page.evaluate("window.stillHere === undefined")
+    assert page.locator("#servers-table thead th", has_text="Tools").first.get_attribute("aria-sort") == "descending"
+    assert [float(v) for v in _cells(page, "#servers-table", 7)] == expected
+    page.close()
