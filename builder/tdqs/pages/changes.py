@@ -149,7 +149,8 @@ class Changes:
         return [ChangeRow.model_validate_json(row) for row in self.rows[:count]]
 
 
-def changes(con: duckdb.DuckDBPyConnection) -> Changes:
+def every_change(con: duckdb.DuckDBPyConnection) -> Changes:
+    """Every change in the store, newest first (queries/changes.sql)."""
     found = queries.run(con, "changes")
     return Changes([row["row"] for row in found], sum(1 for row in found if row["new"]))
 

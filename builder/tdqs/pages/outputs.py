@@ -23,7 +23,7 @@ from builder.tdqs import queries
 from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.categories import categories_of, category_outputs
-from builder.tdqs.pages.changes import changes, changes_pages
+from builder.tdqs.pages.changes import changes_pages, every_change
 from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.home import home_page
@@ -94,18 +94,18 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
     entries = list_entries(con, corpus)
     categories = categories_of(entries)
-    every_change = changes(con)
-    home, stats = home_page(con, corpus, entries, categories, every_change)
+    all_changes = every_change(con)
+    home, stats = home_page(con, corpus, entries, categories, all_changes)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus, entries)
     yield from category_outputs(categories, corpus.stand_in_models)
     yield from compare_outputs(con)
     yield rubric_page()
-    yield from changes_pages(every_change, corpus.stand_in_models)
+    yield from changes_pages(all_changes, corpus.stand_in_models)
     yield publish.downloads_page()
     yield from bulk_files(con)
-    yield publish.site_feed(every_change, config)
+    yield publish.site_feed(all_changes, config)
     yield from corpus.outputs
     yield from corpus.badges.files()
 
