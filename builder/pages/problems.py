@@ -97,7 +97,8 @@ class _Grouped:
         return [
             FileProblems(
                 file=InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings),
-                anchor=urls.problem_anchor(file), owner=self.owners.get(file), problems=by_file[file][:PER_FILE], more=max(0, len(by_file[file]) - PER_FILE),
+                anchor=urls.problem_anchor(file), owner=self.owners.get(file),
+                problems=by_file[file][:PER_FILE], more=max(0, len(by_file[file]) - PER_FILE),
             )
             for file, system, status, errors, warnings in self.log.file_rows() if file in by_file
         ]

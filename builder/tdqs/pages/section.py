@@ -47,7 +47,7 @@ INDEX_ENTRIES = "index-entries"
 
 TABLES = (Table("tdqs_servers", SERVER_COLUMNS), Table("tdqs_captures", CAPTURE_COLUMNS),
           Table("tdqs_tools", TOOL_COLUMNS), Table(changes.TABLE, changes.COLUMNS))
-"""The tables a server's rows go to, in the order of `ServerRows`."""
+"""The tables a server's rows go to: those of `ServerRows`, in its order, then its changes."""
 
 
 @dataclass(frozen=True)
