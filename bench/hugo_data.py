@@ -65,6 +65,8 @@ UNSCORED_TOOL_TEMPLATE = "tdqs/tool_unscored.html"
 HOME_TEMPLATE = "tdqs/home.html"
 SERVERS_TEMPLATE = "tdqs/servers.html"
 CHANGES_TEMPLATE = "tdqs/changes.html"
+FIRST_CHANGES_PAGE = "changes/index.html"
+"""The changes pages' first page: the Hugo side draws it alone (its newest changes)."""
 COMPARE_TEMPLATE = "tdqs/compare.html"
 CATEGORIES_TEMPLATE = "tdqs/categories.html"
 CATEGORY_TEMPLATE = "tdqs/category.html"
@@ -242,7 +244,7 @@ def export(data_dir: Path, project: Path, config: SiteConfig | None = None) -> d
             home = lean_home(_context(page))
         elif page.template == SERVERS_TEMPLATE:
             list_pages.append(page)
-        elif page.template == CHANGES_TEMPLATE:
+        elif page.template == CHANGES_TEMPLATE and page.path == FIRST_CHANGES_PAGE:
             changes = _context(page)
         elif page.template == COMPARE_TEMPLATE:
             if page.path == CHOSEN_COMPARE_PAGE:

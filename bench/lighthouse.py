@@ -7,8 +7,8 @@ kind (every kind the site has: the comparison a visitor chooses, `compare/?s=…
 and prints a table of the four category scores and the main performance metrics.
 
 `--break N` first breaks N of the corpus's captures (a copy of it), alternately with the real failed
-capture in ../shared/bad-input and with a dimension score out of range: a problem-heavy corpus for
-the data-problems pages. `--site FOLDER --port P` measures a site already built with
+capture in ../shared/bad-input (or $SCORECARDS_SHARED_DATA/bad-input) and with a dimension score out
+of range: a problem-heavy corpus for the data-problems pages. `--site FOLDER --port P` measures a site already built with
 `--site-url http://127.0.0.1:P` instead of building one.
 
 Lighthouse comes from npm and drives Debian's chromium (no browser download):
@@ -99,6 +99,7 @@ def pages(site: Path) -> dict[str, str]:
         "category": first(site, "categories/*/index.html"),
         "rubric": "rubric/",
         "changes": "changes/",
+        "changes, page 2": "changes/2/",
         "downloads": "downloads/",
         "data problems": "problems/",
         "data problems, page 2": "problems/2/",
@@ -122,7 +123,8 @@ def break_corpus(source: Path, target: Path, count: int) -> int:
     captures = sorted(target.glob("servers/*/*.score.json"))
     step = max(1, len(captures) // max(count, 1))
     broken = captures[::step][:count]
-    not_json = (ROOT.parent / "shared" / "bad-input" / "not-json-capture.json").read_bytes()
+    shared = Path(os.environ.get("SCORECARDS_SHARED_DATA") or ROOT.parent / "shared")  # as the tests find it
+    not_json = (shared / "bad-input" / "not-json-capture.json").read_bytes()
     for number, capture in enumerate(broken):
         if number % 2 == 0:
             capture.write_bytes(not_json)

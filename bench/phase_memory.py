@@ -28,9 +28,11 @@ from builder.engine.records import ReadContext, read_records  # noqa: E402
 from builder.store.tables import opened  # noqa: E402
 from builder.tdqs.bulk import bulk_files  # noqa: E402
 from builder.tdqs.pages import publish  # noqa: E402
+from builder.tdqs.pages.categories import categories_of  # noqa: E402
+from builder.tdqs.pages.changes import changes_pages, every_change  # noqa: E402
 from builder.tdqs.pages.home import home_page  # noqa: E402
 from builder.tdqs.pages.section import RECORDS  # noqa: E402
-from builder.tdqs.pages.server_list import server_list_outputs  # noqa: E402
+from builder.tdqs.pages.server_list import list_entries, server_list_outputs  # noqa: E402
 
 
 def rss_mib() -> int:
@@ -66,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
             records.load(con)
             say("load")
             steps: list[tuple[str, Callable[[], Iterable[object]]]] = [
-                ("home", lambda: [home_page(con, section)]),
+                ("home", lambda: [home_page(con, section, (entries := list_entries(con, section)),
+                                            categories_of(entries), every_change(con))]),
                 ("server list", lambda: server_list_outputs(con, section)),
-                ("changes", lambda: [publish.changes_page(section.changes)]),
+                ("changes", lambda: changes_pages(every_change(con), section.stand_in_models)),
                 ("bulk", lambda: bulk_files(con)),
-                ("site feed", lambda: [publish.site_feed(section.feed, config)]),
+                ("site feed", lambda: [publish.site_feed(every_change(con), config)]),
                 ("badges", lambda: section.badges.files()),
             ]
             kept = []

@@ -56,7 +56,7 @@ from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.plan import HELD, OwnedRows, Plan
-from builder.engine.problems import InputFile, ProblemLog
+from builder.engine.problems import FileOwner, InputFile, ProblemLog
 from builder.engine.records import Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
@@ -65,7 +65,7 @@ from builder.engine.workers import Workers
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Page
-from builder.pages.problems import problems_pages
+from builder.pages.problems import locations, problems_pages
 from builder.publish import manifest as manifest_format
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened, remove_files_folder
@@ -200,13 +200,18 @@ def site_outputs(
     if not any(isinstance(o, Page) and o.path == urls.HOME for o in outputs):
         outputs.insert(0, fallback_home(site["nav"]))
     outputs.append(search_page())
-    outputs.extend(problems_pages(log))
+    outputs.extend(problems_pages(log, file_owners(present)))
     outputs.append(not_found_page())
     outputs.append(DataFile(urls.BUILD_REPORT, partial(build_report_json, log)))  # made when written
     outputs.append(robots_txt(config))
-    pages = Plan(outputs, owned_rows(present)).page_paths()
+    pages = [path for path in Plan(outputs, owned_rows(present)).page_paths() if not path.startswith(urls.PROBLEM_FILES)]
     outputs.extend(sitemap_files(pages, config, dates=dates, default_date=site["data_as_of"]))
     return outputs
+
+
+def file_owners(present: list[Corpus]) -> dict[str, FileOwner]:
+    """Whose page each input file with a problem belongs to, over every system."""
+    return {file: owner for c in present for file, owner in c.system.file_owners(c.records).items()}
 
 
 def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
@@ -236,15 +241,18 @@ def build_report_json(log: ProblemLog, size: dict[str, Any] | None = None) -> st
         "warnings": len(log) - log.error_count,
     }
 
-    def records(items: Iterable[Any]) -> str:
-        lines = ",\n".join("    " + item.model_dump_json(by_alias=True) for item in items)
+    def records(items: Iterable[Any], *, exclude_none: bool = False) -> str:
+        lines = ",\n".join("    " + item.model_dump_json(by_alias=True, exclude_none=exclude_none) for item in items)
         return "[\n" + lines + "\n  ]" if lines else "[]"
 
-    file_models = (InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings)
+    places = {file: urls.relative(urls.HOME, page) + "#" + anchor
+              for file, place in locations(log).items() for page, anchor in [place.split("#")]}
+    file_models = (InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings,
+                             problems_page=places.get(file))
                    for file, system, status, errors, warnings in files)
     summary_json = json.dumps(summary, indent=2).replace("\n", "\n  ")
     size_json = "" if size is None else '  "size": ' + json.dumps(size, indent=2).replace("\n", "\n  ") + ",\n"
-    return (f'{{\n  "summary": {summary_json},\n{size_json}  "files": {records(file_models)},\n'
+    return (f'{{\n  "summary": {summary_json},\n{size_json}  "files": {records(file_models, exclude_none=True)},\n'
             f'  "problems": {records(log.problems)}\n}}\n')
 
 

@@ -197,6 +197,31 @@ def problems_page(number: int) -> str:
     return PROBLEMS if number == 1 else f"problems/{number}/index.html"
 
 
+PROBLEM_FILES = "problems/files/"
+
+
+def problem_anchor(file: str) -> str:
+    """The id of an input file's problems on the data problems pages: the same for the same file
+    in every build, wherever the pages put it."""
+    return "f-" + slug(file)
+
+
+def problem_file_page(file: str) -> str:
+    """The stable address of an input file's problems: a page that sends the visitor on to the
+    page and anchor that hold them in this build (builder.pages.problems). A server's page links
+    here: it is rendered only when the server changes, and the other files' problems move the
+    file from page to page."""
+    return f"{PROBLEM_FILES}{slug(file)}/index.html"
+
+
+CHANGES = "changes/index.html"
+
+
+def changes_page(number: int) -> str:
+    """Page `number` of the changes, newest first (builder.tdqs.pages.changes); page 1 is CHANGES."""
+    return CHANGES if number == 1 else f"changes/{number}/index.html"
+
+
 def server_list_page(view: str, number: int) -> str:
     """Page `number` of the servers list in one of its views (an order, or a tier's rows). Page 1
     of the default view is `servers/index.html`; the rest are under `servers-by/`, outside

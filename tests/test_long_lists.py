@@ -189,17 +189,27 @@ def test_the_pages_work_without_javascript(site: Path, browser) -> None:
         context.close()
 
 
-def test_the_changes_page_keeps_the_newest_50_and_links_the_full_history(site: Path) -> None:
-    later = {(slug, c["scoredAt"]) for slug, api in _servers(site).items() for c in api["captures"][1:]}
-    html = (site / "changes" / "index.html").read_text(encoding="utf-8")
-    body = html.split("<tbody>")[1].split("</tbody>")[0]
-    rows = re.findall(r'<tr><td class="date" data-sort="([^"]+)"><time[^>]*>[^<]*</time></td><td><a href="\.\./servers/([^/]+)/">', body)
-    assert len(rows) == 50
-    assert all((slug, when) in later for when, slug in rows)  # each a later capture of its server
-    assert [when for when, _ in rows] == sorted((when for when, _ in rows), reverse=True)
-    total = int(re.search(r"newest 50 of ([\d,]+) changes", html).group(1).replace(",", ""))
-    assert 50 < total <= len(later)
-    assert 'href="../downloads/tool-scores-history.csv.gz"' in html
+def test_the_changes_pages_hold_every_capture_that_changed_something(site: Path) -> None:
+    """Every server's first capture (it is new) and each later capture that moved a score, on pages
+    of 50, newest first, each once; the count on the page is theirs."""
+    captures = {(slug, c["scoredAt"]) for slug, api in _servers(site).items() for c in api["captures"]}
+    first = {(slug, api["captures"][0]["scoredAt"]) for slug, api in _servers(site).items()}
+    shown: list[tuple[str, str]] = []
+    number = 1
+    while (page := site / "changes" / ("" if number == 1 else str(number)) / "index.html").is_file():
+        html = page.read_text(encoding="utf-8")
+        body = html.split("<tbody>")[1].split("</tbody>")[0]
+        up = "../" * (1 if number == 1 else 2)
+        rows = re.findall(r'<tr><td class="date" data-sort="([^"]+)"><time[^>]*>[^<]*</time></td><td><a href="'
+                          + re.escape(up) + r'servers/([^/]+)/">', body)
+        assert len(rows) == body.count("<tr>") and (len(rows) == 50 or not (page.parent / "2").exists())
+        shown += [(slug, when) for when, slug in rows]
+        total = int(re.search(r"([\d,]+) changes: ", html).group(1).replace(",", ""))
+        number += 1
+    assert number > 2 and len(shown) == total == len(set(shown))
+    assert first <= set(shown) <= captures
+    assert [when for _, when in shown] == sorted((when for _, when in shown), reverse=True)
+    assert 'href="../downloads/tool-scores-history.csv.gz"' in (site / "changes" / "index.html").read_text()
     assert (site / "downloads" / "tool-scores-history.csv.gz").is_file()
 
 

@@ -131,6 +131,14 @@ TABS = 2
 both of CI's cores busy. Every page is still loaded and probed, each in a tab of its own context."""
 
 
+async def _without_refresh(route: Any) -> None:
+    """A file's stable problems address (problems/files/…/) sends the browser on at once (a meta
+    refresh): probed as it is written, without leaving it (the page it leads to is probed too)."""
+    response = await route.fetch()
+    body = (await response.text()).replace('http-equiv="refresh"', 'data-refresh-held="refresh"')
+    await route.fulfill(response=response, body=body)
+
+
 async def _visit_every_page(base: str, pages: list[str]) -> list[str]:
     """Each page loaded in one of TABS tabs and probed; the dialogs and injected elements found, in
     the order of `pages`."""
@@ -152,6 +160,7 @@ async def _visit_every_page(base: str, pages: list[str]) -> list[str]:
                     await dialog.dismiss()
 
                 page.on("dialog", dismiss)
+                await page.route("**/problems/files/**", _without_refresh)
                 for path in todo:
                     current[0] = path
                     await page.goto(base + path, wait_until="load")

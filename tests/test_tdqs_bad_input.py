@@ -174,7 +174,12 @@ def test_the_build_report_holds_every_file_and_problem_as_the_log_has_them() -> 
     log.add("servers/c/z.score.json", "tdqs", "$.tools[2].scores", "out of range", severity="warning")
     log.add("servers/c/z.score.json", "tdqs", "$.tools[10].scores", "out of range")
     report = json.loads(build_report_json(log))
-    assert report["files"] == [f.model_dump(mode="json", by_alias=True) for f in log.files]
+    # Each file with a problem also says where the site lists them (both on page 1, b's before c's).
+    where = {entry["file"]: entry.pop("problemsPage", None) for entry in report["files"]}
+    assert where["servers/a/x.score.json"] is None
+    assert where["servers/b/y.score.json"].startswith("problems/#f-servers-b-y-score-json-")
+    assert where["servers/c/z.score.json"].startswith("problems/#f-servers-c-z-score-json-")
+    assert report["files"] == [f.model_dump(mode="json", by_alias=True, exclude_none=True) for f in log.files]
     assert report["problems"] == [p.model_dump(mode="json", by_alias=True) for p in log.problems]
     assert [p["jsonPath"] for p in report["problems"][1:]] == ["$.tools[2].scores", "$.tools[10].scores"]
     assert report["summary"] == {"filesRead": 3, "accepted": 1, "partlyRejected": 1, "rejected": 1,

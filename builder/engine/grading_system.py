@@ -22,6 +22,7 @@ import duckdb
 
 from builder.config import SiteConfig
 from builder.engine.adding import AddKind
+from builder.engine.problems import FileOwner
 from builder.engine.records import ReadContext, RecordSystem
 from builder.pages.page import NavItem, Output
 
@@ -55,6 +56,9 @@ class GradingSystem:
     docs/schemas (builder.engine.json_schema); `python -m builder.schemas` writes every system's."""
     adds: tuple[AddKind, ...] = ()
     """The kinds of file `scorecards add` files for it (builder.engine.adding), asked in order."""
+    file_owners: Callable[[Any], dict[str, FileOwner]] = lambda corpus: {}
+    """Whose page each input file with a problem belongs to (a server's), by the file's path: the
+    data problems pages link each such file to it."""
     indexes_pages: bool = True
     """Whether Pagefind indexes the system's rendered pages (its templates mark
     `data-pagefind-body`); a system whose records give search documents instead (a registry's)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.alias_generators import to_camel
@@ -49,6 +49,17 @@ class InputFile(ReportModel):
     status: FileStatus
     errors: int
     warnings: int
+    problems_page: str | None = None
+    """In the build report, for a file with a problem: where the site lists its problems, from the
+    site's root (`problems/5/#f-…`)."""
+
+
+class FileOwner(NamedTuple):
+    """Whose input a file is, as a grading system knows it: the name and output path of the page
+    that shows what was read of it (a server's page), for the data problems pages to link back to."""
+
+    name: str
+    page: str
 
 
 def json_path(location: Sequence[str | int]) -> str:

@@ -10,9 +10,45 @@
     var number = parseFloat(text);
     return isNaN(number) || !/^-?[0-9.]+(e-?[0-9]+)?$/i.test(text) ? text.toLowerCase() : number;
   }
-  function sortBy(table, index, header) {
+  // A sort chosen by a heading is kept in the page's address, `?sort=<table>.<column>.<asc|desc>`
+  // (history.replaceState, one value a table): Back to the page, a reload or the address shared
+  // shows the table sorted the same way. <table> is the table's id, else t1, t2 … in page order;
+  // <column> its heading's words (`mean-tdqs`).
+  function columnKey(th) {
+    return th.textContent.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+  function parseSort(value) {
+    var last = value.lastIndexOf("."), middle = value.lastIndexOf(".", last - 1);
+    if (middle < 1) { return null; }
+    return { table: value.slice(0, middle), column: value.slice(middle + 1, last), direction: value.slice(last + 1) };
+  }
+  function rememberSort(key, th, ascending) {
+    var params = new URLSearchParams(location.search);
+    var kept = params.getAll("sort").filter(function (value) {
+      var sort = parseSort(value);
+      return !sort || sort.table !== key;
+    });
+    params.delete("sort");
+    kept.concat([key + "." + columnKey(th) + "." + (ascending ? "asc" : "desc")]).forEach(function (value) {
+      params.append("sort", value);
+    });
+    history.replaceState(history.state, "", location.pathname + "?" + params.toString() + location.hash);
+  }
+  // The sort the address names for the table `key`: {index, ascending}, or null.
+  function chosenSort(key, headers) {
+    var found = null;
+    new URLSearchParams(location.search).getAll("sort").forEach(function (value) {
+      var sort = parseSort(value);
+      if (!sort || sort.table !== key || (sort.direction !== "asc" && sort.direction !== "desc")) { return; }
+      headers.forEach(function (th, index) {
+        if (columnKey(th) === sort.column) { found = { index: index, ascending: sort.direction === "asc" }; }
+      });
+    });
+    return found;
+  }
+  function sortBy(table, index, header, chosen) {
     var body = table.tBodies[0];
-    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    var ascending = chosen !== undefined ? chosen : header.getAttribute("aria-sort") !== "ascending";
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) { th.removeAttribute("aria-sort"); });
     header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
     var rows = Array.prototype.slice.call(body.rows);
@@ -22,6 +58,7 @@
       return typeof x === "number" ? -1 : 1;
     });
     rows.forEach(function (row) { body.appendChild(row); });
+    return ascending;
   }
   var TIER_ORDER = ["A", "B", "C", "D", "F"];
   // The tiers of a table's rows (`data-tier`), A to F first, then other states in order of appearance.
@@ -105,7 +142,7 @@
   // the whole list is in the JSON file named by data-list, loaded only when the visitor first sorts
   // or filters. Its rows carry the same cell texts the pages show; the script only lays them out.
   var SHOWN = 50;
-  function wholeList(table) {
+  function wholeList(table, tableKey) {
     var body = table.tBodies[0];
     var original = Array.prototype.slice.call(body.rows);
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
@@ -252,9 +289,17 @@
         sortIndex = index;
         headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        rememberSort(tableKey, th, ascending);
         apply();
       });
     });
+    var chosen = chosenSort(tableKey, headers);
+    if (chosen) {
+      sortIndex = chosen.index;
+      ascending = chosen.ascending;
+      headers[sortIndex].setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      apply();
+    }
     var timer = null;
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(apply, 150); });
     more.addEventListener("click", showMore);
@@ -278,17 +323,21 @@
     document.querySelectorAll("table.data").forEach(function (table) {
       if (table.scrollWidth > table.clientWidth && !table.hasAttribute("tabindex")) { table.setAttribute("tabindex", "0"); }
     });
-    document.querySelectorAll("table.sortable").forEach(function (table) {
+    document.querySelectorAll("table.sortable").forEach(function (table, position) {
       if (!table.tHead || !table.tBodies[0]) { return; }
-      if (table.hasAttribute("data-list")) { wholeList(table); return; }
-      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      var key = table.id || "t" + (position + 1);
+      if (table.hasAttribute("data-list")) { wholeList(table, key); return; }
+      var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+      headers.forEach(function (th, index) {
         var button = document.createElement("button");
         button.type = "button";
         button.className = "sort";
         while (th.firstChild) { button.appendChild(th.firstChild); }
         th.appendChild(button);
-        button.addEventListener("click", function () { sortBy(table, index, th); });
+        button.addEventListener("click", function () { rememberSort(key, th, sortBy(table, index, th)); });
       });
+      var chosen = chosenSort(key, headers);
+      if (chosen) { sortBy(table, chosen.index, headers[chosen.index], chosen.ascending); }
       addFilter(table);
     });
   }

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from builder.newest import Newest
 from builder.pages.page import DataFile, Page
 from builder.publish.badges import BadgeSet
-from builder.publish.feeds import FeedEntry
-from builder.tdqs.pages.publish import ChangeRow
 from builder.tdqs.pages.unscored import UnscoredSummary
 
 
@@ -33,9 +30,5 @@ class TdqsSection(Protocol):
     def models(self) -> list[str]: ...
     @property
     def stand_in_models(self) -> list[str]: ...
-    @property
-    def changes(self) -> Newest[ChangeRow]: ...
-    @property
-    def feed(self) -> Newest[FeedEntry]: ...
     @property
     def data_as_of(self) -> str | None: ...

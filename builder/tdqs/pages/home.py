@@ -18,6 +18,7 @@ from builder.dates import day_words
 from builder.pages.page import Page, PageContext
 from builder.tdqs import queries
 from builder.tdqs.pages.categories import Category, CategorySummary, rank_key, summaries
+from builder.tdqs.pages.changes import Changes
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.server_list import TIERS as GRADED
 from builder.tdqs.pages.server_list import ListEntry, ServerListRow
@@ -82,12 +83,14 @@ class HomeContext(PageContext):
     histogram_chart: dict[str, Any]
 
 
-def recent_changes(corpus: TdqsSection) -> list[RecentChange]:
-    """The newest few changes of the changes page, each in a line, with whose server it is."""
+def recent_changes(every_change: Changes) -> list[RecentChange]:
+    """The newest few changes of the changes pages, each in a line, with whose server it is."""
     found = []
-    for change in corpus.changes.items[:CHANGES_SHOWN]:
+    for change in every_change.newest(CHANGES_SHOWN):
         moved = len(change.tools)
-        if change.overall_delta:  # the overall score moved (and is published before and after)
+        if change.new:
+            parts = [f"new, overall {change.overall}"]
+        elif change.overall_delta:  # the overall score moved (and is published before and after)
             parts = [f"overall {numbers.fixed(change.overall_before)} → {numbers.fixed(change.overall_after)}"]
         else:
             parts = list(change.changes)  # the overall tier's line, if it moved
@@ -102,7 +105,7 @@ def recent_changes(corpus: TdqsSection) -> list[RecentChange]:
 
 
 def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list[ListEntry],
-              categories: list[Category]) -> tuple[Page, dict[str, Any]]:
+              categories: list[Category], every_change: Changes) -> tuple[Page, dict[str, Any]]:
     stats = registry_stats(con)
     meanings: dict[str, Any] = {t.tier: t for t in TIERS}
     tiers = [
@@ -126,7 +129,7 @@ def home_page(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, entries: list
         best=[entry.row() for entry in sorted((e for e in entries if e.tier in GRADED), key=rank_key)[:BEST_SHOWN]],
         categories=summaries(categories[:CATEGORIES_SHOWN]),
         category_count=len(categories),
-        recent=recent_changes(corpus),
+        recent=recent_changes(every_change),
         data_as_of=day_words(corpus.data_as_of) if corpus.data_as_of else None,
         stats=stats,
         tiers=tiers,

@@ -24,6 +24,7 @@ from builder.tdqs.bulk import bulk_files
 from builder.tdqs.pages import publish
 from builder.tdqs.pages.card import card_file, server_card_view
 from builder.tdqs.pages.categories import categories_of, category_outputs
+from builder.tdqs.pages.changes import changes_pages, every_change
 from builder.tdqs.pages.compare import compare_outputs
 from builder.tdqs.pages.corpus import TdqsSection
 from builder.tdqs.pages.home import home_page
@@ -48,7 +49,7 @@ def nav(corpus: TdqsSection) -> list[NavItem]:
     return [
         NavItem("Servers", urls.SERVERS),
         NavItem("Categories", urls.CATEGORIES),
-        NavItem("Changes", publish.CHANGES),
+        NavItem("Changes", urls.CHANGES),
         NavItem("Rubric", urls.RUBRIC),
         NavItem("Data", publish.DOWNLOADS),
     ]
@@ -67,7 +68,8 @@ def server_outputs(
     def context() -> ServerContext:
         charts_ = {"tools": tools_chart(server), "history": publish.server_history_chart(server)}
         feed = publish.server_feed_path(server)
-        return server_context(server, file_problems, api_path, charts_, badge, feed, server_card_view(server, config))
+        return server_context(server, file_problems, api_path, charts_, badge, feed, server_card_view(server, config),
+                              sorted(problems))
 
     yield Page(urls.server_page(server.slug), "tdqs/server.html", context, key=key)
     yield DataFile(api_path, lambda: api_json(server_api(server), compact=True), key=key)
@@ -95,17 +97,18 @@ def outputs(con: duckdb.DuckDBPyConnection, corpus: TdqsSection, config: SiteCon
     the servers list) and what the section gathered of each server's summary; each server's own outputs were planned where it was read (`section`)."""
     entries = list_entries(con, corpus)
     categories = categories_of(entries)
-    home, stats = home_page(con, corpus, entries, categories)
+    all_changes = every_change(con)
+    home, stats = home_page(con, corpus, entries, categories, all_changes)
     yield home
     yield DataFile(urls.STATS_API, api_json({"specVersion": SPEC_VERSION, **stats}))
     yield from server_list_outputs(con, corpus, entries)
     yield from category_outputs(categories, corpus.stand_in_models)
     yield from compare_outputs(con)
     yield rubric_page()
-    yield publish.changes_page(corpus.changes, corpus.stand_in_models)
+    yield from changes_pages(all_changes, corpus.stand_in_models)
     yield publish.downloads_page()
     yield from bulk_files(con)
-    yield publish.site_feed(corpus.feed, config)
+    yield publish.site_feed(all_changes, config)
     yield from corpus.outputs
     yield from corpus.badges.files()
 

@@ -1,24 +1,20 @@
-"""The TDQS section's published extras: badges, history charts, recent changes, feeds, downloads."""
+"""The TDQS section's published extras: badges, history charts, feeds, downloads."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from builder import charts, urls
 from builder.config import SiteConfig
-from builder.dates import instant_key
-from builder.newest import Newest
 from builder.pages.page import DataFile, Page, PageContext
 from builder.publish.badges import Badge, BadgeSet, shields_endpoint_badge
 from builder.publish.card_view import snippet_base
-from builder.publish.feeds import FeedEntry, atom
+from builder.publish.feeds import MAX_ENTRIES, FeedEntry, atom
 from builder.tdqs.bulk import DATASETS, FOLDER
-from builder.tdqs.identity import identity
-from builder.tdqs.pages.views import BadgeView, View, overall_change, server_history, server_scores, tool_changes
+from builder.tdqs.pages.changes import HISTORY, ChangeRow, Changes, change_rows
+from builder.tdqs.pages.views import BadgeView, server_history, server_scores
 from builder.tdqs.reader import STAND_IN_PREFIX, Capture, Server, ToolRecord
 
-CHANGES = "changes/index.html"
 SITE_FEED = "feed.xml"
 DOWNLOADS = f"{FOLDER}/index.html"
 
@@ -94,112 +90,16 @@ def tool_history_chart(server: Server, tool: ToolRecord) -> dict[str, Any] | Non
     return charts.line("TDQS across captures", x, y, y_title="TDQS", range_=(1, 5), dates=True)
 
 
+def feed_entry(row: ChangeRow) -> FeedEntry:
+    """A change as a feed entry: whose server it is, as its page says it (issue 49: same-named
+    servers, forks, are told apart in a feed reader), and what moved."""
+    title = f"{row.server_name} ({row.server_identity}): {'first scored' if row.new else 'rescored'}, overall {row.overall}"
+    summary = "; ".join(row.lines) or f"First capture: overall {row.overall}."
+    return FeedEntry(row.entry_key, title, row.scored_at, row.server_page, summary)
+
+
 def server_entries(server: Server) -> list[FeedEntry]:
-    entries = []
-    for index, point in enumerate(server_history(server)):
-        if index and not point.changes:
-            continue
-        score = f"{point.tier} {point.tdqs:.1f}" if point.tier and point.tdqs is not None else "not published"
-        # Whose server, as its page says it (issue 49): same-named servers (forks) are told apart in a feed reader.
-        who = identity(server.server_id, server.meta.repository_url).label
-        title = f"{server.display_name} ({who}): {'first scored' if index == 0 else 'rescored'}, overall {score}"
-        summary = "; ".join(point.changes) if point.changes else f"First capture: overall {score}."
-        entries.append(FeedEntry(f"servers/{server.server_id}/{point.capture_id}", title, point.scored_at,
-                                 urls.server_page(server.slug), summary))
-    return entries
-
-
-class ToolChange(View):
-    """One tool's move between two consecutive captures of its server."""
-
-    name: str
-    page: str | None
-    """The tool's page, when it has one (it is in the server's current tools)."""
-    tdqs_before: float | None
-    tdqs_after: float | None
-    delta: float | None
-    """after − before, rounded to the tenth both are given in; None when the tool was added or removed."""
-    changes: list[str]
-
-
-class ChangeRow(View):
-    server_slug: str
-    server_page: str
-    server_name: str
-    server_identity: str
-    """Whose server it is (builder.tdqs.identity), under its name."""
-    scored_at: str
-    changes: list[str]
-    """The server-level line: every change of the overall score, with its tier change when there is one."""
-    overall_before: float | None
-    overall_after: float | None
-    overall_delta: float | None
-    """None when either capture's overall score is not published (below 80% coverage)."""
-    tools: list[ToolChange]
-
-
-def _delta(before: float | None, after: float | None) -> float | None:
-    return None if before is None or after is None else round(after - before, 1)
-
-
-def change_rows(server: Server) -> list[ChangeRow]:
-    """Each capture that changed something, against the one before it: the overall score's net
-    delta (a change inside a tier included: 3.5 → 3.8 is a change, not "no change"), and every tool
-    that moved with its TDQS delta and a link to its page."""
-    pages = {tool.name: urls.tool_page(server.slug, tool.slug) for tool in server.current.tools}
-    who = identity(server.server_id, server.meta.repository_url).label
-    rows = []
-    for previous, capture in itertools.pairwise(server.captures):
-        before = {t.name: t for t in previous.tools}
-        after = {t.name: t for t in capture.tools}
-        tools = []
-        for name in sorted(set(before) | set(after)):
-            moved = tool_changes(before.get(name), after.get(name))
-            if not moved:
-                continue
-            old = before[name].checked.tdqs if name in before else None
-            new = after[name].checked.tdqs if name in after else None
-            tools.append(ToolChange(name=name, page=pages.get(name), tdqs_before=old, tdqs_after=new,
-                                    delta=_delta(old, new), changes=moved))
-        old_scores, new_scores = server_scores(previous), server_scores(capture)
-        overall = overall_change(old_scores, new_scores)
-        lines = [overall] if overall else []
-        if not tools and not lines:
-            continue
-        rows.append(ChangeRow(
-            server_slug=server.slug, server_page=urls.server_page(server.slug), server_name=server.display_name,
-            server_identity=who, scored_at=capture.generated_at,
-            changes=lines, overall_before=old_scores.overall_score, overall_after=new_scores.overall_score,
-            overall_delta=_delta(old_scores.overall_score, new_scores.overall_score), tools=tools,
-        ))
-    return rows
-
-
-HISTORY = urls.download_file("tool-scores-history", "csv.gz")
-"""Every tool's scores in every capture: the full history behind the changes page and the feed."""
-CHANGES_SHOWN = 50
-"""The changes page keeps a recent window, so it stays light however large the registry: the
-full history is every capture's scores in the bulk data (`tool-scores-history`)."""
-
-
-class ChangesContext(PageContext):
-    rows: list[ChangeRow]
-    total: int
-    """How many changes the corpus holds, of which `rows` are the newest."""
-    history_path: str
-
-
-def change_order(row: ChangeRow) -> tuple[str, str]:
-    """The changes page lists changes by this, greatest (newest) first: by the instant, never the text."""
-    return instant_key(row.scored_at), row.server_slug
-
-
-def changes_page(newest: Newest[ChangeRow], stand_ins: list[str]) -> Page:
-    """`newest`: every server's changes, of which the newest CHANGES_SHOWN are kept; `stand_ins`:
-    the corpus's stand-in models (the page says its scores may be theirs)."""
-    return Page(CHANGES, "tdqs/changes.html", ChangesContext(
-        title="Recent changes", description="What moved between consecutive captures of each server, newest first.",
-        rows=newest.items, total=newest.total, history_path=HISTORY, stand_in_models=stand_ins))
+    return [feed_entry(row) for row in change_rows(server)]
 
 
 def server_feed(server: Server, config: SiteConfig) -> DataFile:
@@ -209,9 +109,10 @@ def server_feed(server: Server, config: SiteConfig) -> DataFile:
     return DataFile(path, lambda: atom(title, path, server_entries(server), config), key=server.digest)
 
 
-def site_feed(newest: Newest[FeedEntry], config: SiteConfig) -> DataFile:
-    """`newest`: every server's feed entries, of which the newest the feed shows are kept."""
-    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, newest.items, config, history=HISTORY))
+def site_feed(changes: Changes, config: SiteConfig) -> DataFile:
+    """The newest of every change (builder.tdqs.pages.changes), as the changes pages begin."""
+    entries = [feed_entry(row) for row in changes.newest(MAX_ENTRIES)]
+    return DataFile(SITE_FEED, atom(f"{config.title}: grade changes", SITE_FEED, entries, config, history=HISTORY))
 
 
 class DownloadsContext(PageContext):

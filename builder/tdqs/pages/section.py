@@ -17,25 +17,24 @@ from typing import Any
 
 from tdqs import ScoreReport, ToolDefinition
 
+from builder import urls
 from builder.config import SiteConfig
 from builder.dates import instant_key
 from builder.engine.grading_system import GradingSystem
 from builder.engine.json_schema import model_schema
-from builder.engine.problems import Problem, ProblemLog
+from builder.engine.problems import FileOwner, Problem, ProblemLog
 from builder.engine.records import Contribution, Gathering, ReadContext, RecordSystem, Table
-from builder.newest import Newest
 from builder.pages.page import DataFile, Output, Page
 from builder.publish.badges import Badge, BadgeSet
-from builder.publish.feeds import MAX_ENTRIES, FeedEntry, entry_order
 from builder.sources.datafolder import kind
 from builder.sources.jsonfile import read_json
 from builder.store.spool import Spool
 from builder.tdqs import layout
 from builder.tdqs.add import KIND as ADD_KIND
 from builder.tdqs.models import RegistryIndex, ServerMeta
+from builder.tdqs.pages import changes
 from builder.tdqs.pages import outputs as section_outputs
 from builder.tdqs.pages.outputs import server_outputs
-from builder.tdqs.pages.publish import CHANGES_SHOWN, ChangeRow, change_order, change_rows, server_entries
 from builder.tdqs.pages.summary import ServerSummary, search_doc, summarise
 from builder.tdqs.pages.unscored import (
     UnscoredSummary,
@@ -52,8 +51,8 @@ INDEX_ENTRIES = "index-entries"
 """The spool's file of index.json entries: [server id, the entry as JSON] a line."""
 
 TABLES = (Table("tdqs_servers", SERVER_COLUMNS), Table("tdqs_captures", CAPTURE_COLUMNS),
-          Table("tdqs_tools", TOOL_COLUMNS))
-"""The tables a server's rows go to, in the order of `ServerRows`."""
+          Table("tdqs_tools", TOOL_COLUMNS), Table(changes.TABLE, changes.COLUMNS))
+"""The tables a server's rows go to: those of `ServerRows`, in its order, then its changes."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +61,10 @@ class _Gathered:
 
     summary: ServerSummary | UnscoredSummary | None
     """An UnscoredSummary when the server has no usable score; None when it is no server at all."""
-    changes: list[ChangeRow]
-    feed: list[FeedEntry]
     badges: dict[str, Badge]
     """The badges its pages show."""
+    owners: dict[str, FileOwner] = field(default_factory=dict)
+    """Its files with a problem, each with the server's page (the problems pages link back)."""
 
 
 @dataclass
@@ -76,10 +75,8 @@ class TdqsSection(Gathering):
     badges: BadgeSet = field(default_factory=BadgeSet)
     unscored: list[UnscoredSummary] = field(default_factory=list)
     """Servers captured but without a usable score: a row in the list and a "not scored yet" page."""
-    changes: Newest[ChangeRow] = field(default_factory=lambda: Newest(CHANGES_SHOWN, change_order))
-    """The newest changes of every server's, for the changes page."""
-    feed: Newest[FeedEntry] = field(default_factory=lambda: Newest(MAX_ENTRIES, entry_order))
-    """The newest entries of every server's feed, for the site feed."""
+    owners: dict[str, FileOwner] = field(default_factory=dict)
+    """Every server's files with a problem, each with its server's page."""
     server_count: int = 0
     """Scored servers read. Their summaries are not kept: what the corpus-wide pages show of each
     server they query from the store, and what is needed before it is loaded is gathered here."""
@@ -91,9 +88,8 @@ class TdqsSection(Gathering):
 
     def take(self, gathered: Any, spool: Spool) -> None:
         value: _Gathered = gathered
-        self.changes.add(value.changes)
-        self.feed.add(value.feed)
         self.badges.add(value.badges)
+        self.owners.update(value.owners)
         summary = value.summary
         if isinstance(summary, UnscoredSummary):
             self.unscored.append(summary)
@@ -169,18 +165,22 @@ class TdqsRecords(RecordSystem[layout.ServerFiles, Server | UnscoredServer]):
     def contribute(self, record: Server | UnscoredServer | None, log: ProblemLog, config: SiteConfig
                    ) -> Contribution:
         if record is None:
-            return Contribution(gathered=_Gathered(None, [], [], {}))
+            return Contribution(gathered=_Gathered(None, {}))
+        problems = _problems_by_file(log)
+        owner = FileOwner(record.display_name, urls.server_page(record.slug))
+        owners = dict.fromkeys(sorted(problems), owner)
         if isinstance(record, UnscoredServer):
-            return Contribution(search=unscored_search_doc(record), outputs=list(unscored_server_outputs(record)),
-                                gathered=_Gathered(unscored_summary(record), [], [], {}))
+            return Contribution(search=unscored_search_doc(record),
+                                outputs=list(unscored_server_outputs(record, sorted(problems))),
+                                gathered=_Gathered(unscored_summary(record), {}, owners))
         badges = BadgeSet()
-        outputs: list[Page | DataFile] = list(server_outputs(record, _problems_by_file(log), config, badges))
+        outputs: list[Page | DataFile] = list(server_outputs(record, problems, config, badges))
         summary = summarise(record)
         return Contribution(
-            rows=server_rows(record),
+            rows=(*server_rows(record), changes.table_rows(changes.change_rows(record))),
             search=search_doc(record, summary.scores),
             outputs=outputs,
-            gathered=_Gathered(summary, change_rows(record), server_entries(record), badges.used()),
+            gathered=_Gathered(summary, badges.used(), owners),
         )
 
     def gathering(self) -> TdqsSection:
@@ -210,5 +210,6 @@ def system() -> GradingSystem:
         page_dates=section_outputs.page_dates,
         adds=(ADD_KIND,),
         schemas=schemas,
+        file_owners=lambda section: section.owners,
         indexes_pages=False,
     )

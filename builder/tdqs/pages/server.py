@@ -29,11 +29,13 @@ from builder.tdqs.pages.views import (
     CategoryLink,
     HistoryPoint,
     Note,
+    ProblemFileLink,
     Provenance,
     UnscoredToolRow,
     View,
     category_links,
     notes_for,
+    problem_links,
     provenance,
     server_history,
     server_scores,
@@ -275,6 +277,8 @@ class ServerContext(PageContext):
     manifest_parts: list[str]
     """The manifest parts that list this page and those inputs, by their SHA-256."""
     notes: list[Note]
+    problem_files: list[ProblemFileLink]
+    """Its input files with a problem (any capture's, its tools lists'), each linked to its problems."""
     api_path: str
     tools_chart: dict[str, Any]
     """Drawn at build time as SVG beside the tools table (builder.chart_svg)."""
@@ -408,8 +412,9 @@ def reach_view(reach: ToolReach) -> ReachView:
 
 def server_context(
     server: Server, problems: list[Problem], api_path: str, charts_: dict[str, dict[str, Any] | None],
-    badge: BadgeView, feed_path: str, card: CardView,
+    badge: BadgeView, feed_path: str, card: CardView, problem_files: list[str] | None = None,
 ) -> ServerContext:
+    """`problem_files`: the server's input files with a problem, in order."""
     capture = server.current
     rolled = capture.server.rollup
     coherence = coherence_scores(rolled)
@@ -471,6 +476,7 @@ def server_context(
         inputs=inputs,
         manifest_parts=manifest_parts(urls.server_page(server.slug), inputs),
         notes=notes_for(problems, "$.server"),
+        problem_files=problem_links(problem_files or []),
         api_path=api_path,
         tools_chart=charts_["tools"] or {},
         history_chart=charts_["history"],

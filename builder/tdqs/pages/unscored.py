@@ -22,10 +22,12 @@ from builder.tdqs.pages.siblings import OtherTools
 from builder.tdqs.pages.views import (
     CategoryLink,
     DefinitionView,
+    ProblemFileLink,
     SiblingTool,
     UnscoredToolRow,
     category_links,
     describe_definition,
+    problem_links,
     titled,
     unscored_rows,
 )
@@ -63,6 +65,8 @@ class UnscoredServerContext(PageContext):
     captured_at: str
     tools_capture: str | None
     tools: list[UnscoredToolRow]
+    problem_files: list[ProblemFileLink]
+    """Its input files with a problem (why it has no score), each linked to its problems."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,8 @@ def _listed(server: UnscoredServer) -> str:
     return f"listed in the tools/list of {server.tools_capture}; the server has no score yet"
 
 
-def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
+def unscored_server_outputs(server: UnscoredServer, problem_files: list[str] | None = None) -> Iterator[Page]:
+    """`problem_files`: the server's input files with a problem, in order."""
     rows = [UnscoredToolRow(name=name, slug=server.tool_slugs[name], reason=_listed(server)) for name in server.tools]
     who = identity(server.server_id, server.meta.repository_url).label
 
@@ -124,7 +129,7 @@ def unscored_server_outputs(server: UnscoredServer) -> Iterator[Page]:
             categories=category_links(server.meta.categories),
             about=server.meta.description, repository_url=server.meta.repository_url,
             homepage_url=server.meta.homepage_url, reason=server.reason, captured_at=server.captured_at,
-            tools_capture=server.tools_capture, tools=rows,
+            tools_capture=server.tools_capture, tools=rows, problem_files=problem_links(problem_files or []),
         )
 
     yield Page(urls.server_page(server.slug), "tdqs/server_unscored.html", context, key=server.digest)

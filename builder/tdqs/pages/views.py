@@ -276,6 +276,19 @@ def server_history(server: Server) -> list[HistoryPoint]:
     return points
 
 
+class ProblemFileLink(View):
+    """One of a server's input files with a problem, and the stable address of its problems."""
+
+    file: str
+    path: str
+
+
+def problem_links(files: list[str]) -> list[ProblemFileLink]:
+    """`files`, in order, each linked to where the data problems pages list its problems
+    (urls.problem_file_page: the same address whichever page holds it in a build)."""
+    return [ProblemFileLink(file=file, path=urls.problem_file_page(file)) for file in files]
+
+
 def notes_for(problems: list[Problem], prefix: str = "") -> list[Note]:
     return [
         Note(json_path=p.json_path, reason=p.reason)
