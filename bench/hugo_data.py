@@ -162,6 +162,7 @@ def lean_row(row: dict[str, Any]) -> dict[str, Any]:
     (lower-cased: Hugo lower-cases page params' keys), not the whole row."""
     return {
         "display_name": row["display_name"], "identity": row["identity"], "page": row["page"],
+        "slug": row["slug"], "reason": row.get("reason"),  # a scored row is ticked to compare (data-pick)
         "tier": row["tier"], "overall": row["overall"],
         "cell": {heading.lower(): row["cells"][HEADINGS.index(heading)] for heading in ROW_CELLS},
     }
