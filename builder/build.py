@@ -152,6 +152,13 @@ def close(present: Iterable[Corpus]) -> None:
         corpus.read.close()
 
 
+UNKEYED_SITE_VALUES = frozenset({"data_as_of", "search_shards"})
+"""The site-wide values only pages without a key read (pages always rendered: builder.pages.page.Page.key),
+left out of every other output's key: the newest date (the TDQS home page's), and where the search index's
+other shards are (the search page's, `start_search`). A registry that grows past a multiple of
+`shard_docs` documents changes the second; every server's pages are still lent (issue 46)."""
+
+
 def site_values(present: list[Corpus]) -> dict[str, Any]:
     """What every page shows of the whole site, known from what was read."""
     nav: list[NavItem] = [item for c in present for item in c.system.nav(c.records)]
@@ -571,7 +578,7 @@ def _build(
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
-        engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+        engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES})
         manifest = Manifest(out, engine, writer.kind, writer.previous_size)
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).
