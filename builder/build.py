@@ -23,7 +23,9 @@ claim → read → load → plan → check → lend → render → links → sea
 Two steps are started and waited for later, so that they overlap without calling back into the
 build: Pagefind indexes the search documents (and the pages of the systems whose pages it indexes)
 in the background as soon as they exist: right after the read when they are all search documents
-(a registry), otherwise once everything is planned and checked; and with more than one worker
+(a registry), otherwise once everything is planned and checked; but when this process will fork
+render workers, only once they are forked: no process forks while a thread or a pipe of the build
+is alive (builder.engine.workers). And with more than one worker
 (the default: one per core; `workers` is the build's only knob) the records that plan outputs of
 their own are read in worker processes (builder.engine.workers), which keep what they read and
 render it themselves while this process renders the corpus-wide outputs. With one worker,
@@ -154,6 +156,13 @@ def close(present: Iterable[Corpus]) -> None:
         corpus.read.close()
 
 
+UNKEYED_SITE_VALUES = frozenset({"data_as_of", "search_shards"})
+"""The site-wide values only pages without a key read (pages always rendered: builder.pages.page.Page.key),
+left out of every other output's key: the newest date (the TDQS home page's), and where the search index's
+other shards are (the search page's, `start_search`). A registry that grows past a multiple of
+`shard_docs` documents changes the second; every server's pages are still lent (issue 46)."""
+
+
 def site_values(present: list[Corpus]) -> dict[str, Any]:
     """What every page shows of the whole site, known from what was read."""
     nav: list[NavItem] = [item for c in present for item in c.system.nav(c.records)]
@@ -269,8 +278,10 @@ def render_and_write(
     """Renders and writes a model planned by `read_and_plan`, with the static files, and checks its
     links: the render and links steps of `_build`, for a model planned in this process."""
     links = LinkLog(config.base_path)
-    timings = render(model.outputs, model.site, config, writer, links, progress, workers or os.cpu_count() or 1,
-                     frozenset(), workers_busy=False)
+    todo = unlent(model.outputs, frozenset())
+    renderers = fork_renderers(model.outputs, model.site, config, writer, workers or os.cpu_count() or 1, todo,
+                               workers_busy=False)
+    timings = render(model.outputs, model.site, config, writer, links, progress, todo, renderers)
     timings["write"] += write_static(writer)
     inputs = manifest_format.input_paths(model.data_dir) if model.data_dir is not None else []
     links.check([*writer.paths, *manifest_targets(writer.paths, inputs)],  # written last (`write_manifest`)
@@ -308,19 +319,47 @@ def lend(plan: Plan, manifest: Manifest, writer: SiteWriter, owners: list[Worker
     return lent
 
 
+def unlent(outputs: list[Output], lent: Container[str]) -> list[int]:
+    """The positions of the outputs held by this process that the previous build did not lend."""
+    return [index for index, output in enumerate(outputs) if output.path not in lent]
+
+
+def fork_renderers(
+    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, workers: int, todo: list[int],
+    *, workers_busy: bool,
+) -> Workers | None:
+    """The render workers, forked now, when this process's outputs are rendered by more than one
+    worker: none if there is only one, nothing to render (`todo`), or reader workers busy rendering
+    their own (`workers_busy`: then the few corpus-wide outputs are rendered here). They inherit
+    the outputs, the site-wide values, the settings and `todo` copy-on-write (`_SHARED`);
+    `gc.freeze` keeps the collector from touching, and so copying, every inherited object. The
+    build forks them before it starts Pagefind: no process forks while a thread or a pipe of the
+    build is alive (builder.engine.workers)."""
+    if not (isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy):
+        return None
+    _SHARED.clear()
+    _SHARED.update(outputs=outputs, site=site, config=config, todo=todo)
+    gc.collect()
+    settle()
+    try:
+        return Workers(workers)
+    except BaseException:
+        _SHARED.clear()
+        raise
+
+
 def render(
     outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, links: LinkLog,
-    progress: Progress | None, workers: int, lent: Container[str], *, workers_busy: bool,
+    progress: Progress | None, todo: list[int], renderers: Workers | None,
 ) -> dict[str, float]:
-    """Renders every output held by this process that the previous build did not
-    lend (`lent`) and writes it; returns seconds spent rendering and writing. With more than one
-    worker they are rendered by forked workers (`_render_in_workers`), unless reader workers are
-    busy rendering their own (`workers_busy`): then the few corpus-wide outputs are rendered here."""
-    todo = [index for index, output in enumerate(outputs) if output.path not in lent]
+    """Renders the outputs at `todo` and writes them; returns seconds spent rendering and writing.
+    By the render workers, when they were forked (`fork_renderers`: `_render_in_workers`), else
+    in this process."""
     if progress:
         progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
-    if isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy:
-        return _render_in_workers(outputs, site, config, writer, workers, todo, progress, links)
+    if renderers is not None:
+        assert isinstance(writer, SiteWriter)
+        return _render_in_workers(renderers, outputs, writer, todo, progress, links)
     return _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
 
 
@@ -392,51 +431,44 @@ def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSp
 
 
 def _render_in_workers(
-    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: SiteWriter, workers: int,
-    todo: list[int], progress: Progress | None, links: LinkLog,
+    pool: Workers, outputs: list[Output], writer: SiteWriter, todo: list[int], progress: Progress | None,
+    links: LinkLog,
 ) -> dict[str, float]:
     """Every output path to render is claimed through the writer first (so it is safe and unique
-    before anything is written), then workers forked now (builder.engine.workers) render chunks of
-    them into the staging folder (or their own tar segments). Fork shares the outputs
-    copy-on-write; `gc.freeze` keeps the collector from touching, and so copying, every inherited
-    object."""
-    for index in todo:
-        writer.reserve(outputs[index].path)
-    spec = writer.worker_spec()
-    chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
+    before anything is written), then the render workers (`fork_renderers`) render chunks of them
+    into the staging folder (or their own tar segments); they are closed after."""
     started = time.perf_counter()
     done = 0
     write_total = 0.0
-    _SHARED.clear()
-    _SHARED.update(outputs=outputs, site=site, config=config, todo=todo)
-    gc.collect()
-    settle()
     try:
-        pool = Workers(workers)
-        try:
-            for _, (count, _, wrote, written, targets) in pool.share(_render_chunk_task, chunks):
-                done += count
-                write_total += wrote
-                writer.adopt(written)
-                links.merge(targets)
-                if progress:
-                    progress("render", done, len(todo))
-        finally:
-            pool.close()
+        for index in todo:
+            writer.reserve(outputs[index].path)
+        spec = writer.worker_spec()
+        chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
+        for _, (count, _, wrote, written, targets) in pool.share(_render_chunk_task, chunks):
+            done += count
+            write_total += wrote
+            writer.adopt(written)
+            links.merge(targets)
+            if progress:
+                progress("render", done, len(todo))
     finally:
+        pool.close()
         _SHARED.clear()
     wall = time.perf_counter() - started
-    write_share = write_total / workers
+    write_share = write_total / pool.count
     return {"render": wall - write_share, "write": write_share}
 
 
 def start_search(
     present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any], config: SiteConfig,
-    writer: SiteWriter, out: Path, shard_docs: int,
+    writer: SiteWriter, out: Path, shard_docs: int, *, start: bool,
 ) -> SearchIndex:
     """Hands Pagefind every system's search documents and the pages of those whose pages it
-    indexes, and starts it; the build waits for it (`SearchIndex.wait`) before the commit. When the
-    index is sharded, the search page is told where the other shards are (`site`)."""
+    indexes, and starts it unless `start` is false (the build then starts it once the render
+    workers are forked: `SearchIndex.start`); the build waits for it (`SearchIndex.wait`) before
+    the commit. When the index is sharded, the search page is told where the other shards are
+    (`site`)."""
     renderer = Renderer(config, site)
     index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
     index.add(
@@ -447,7 +479,8 @@ def start_search(
     )
     if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
         site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
-    index.start()
+    if start:
+        index.start()
     return index
 
 
@@ -549,6 +582,7 @@ def _build(
     log = ProblemLog()
     present: list[Corpus] = []
     index: SearchIndex | None = None
+    renderers: Workers | None = None
     try:
         # read: a system may fork workers that read its records and keep them to render later.
         present = read(all_systems(), ReadContext(data_dir, log, config, cache, workers))
@@ -559,9 +593,13 @@ def _build(
         # until the build waits for it. When no system's pages are indexed (a registry: search
         # documents only), that is now, and Pagefind overlaps the load and the planning too.
         search_now = search and not any(c.system.indexes_pages for c in present)
+        # No process forks while a thread or a pipe of the build is alive (builder.engine.workers):
+        # when render workers may be forked later (more than one worker, and no reader workers
+        # that render what they hold), Pagefind's threads and its pipes start only after that.
+        renderers_later = workers > 1 and not owners
         began = time.perf_counter()
         if search_now:
-            index = start_search(present, {}, site, config, writer, out, shard_docs)
+            index = start_search(present, {}, site, config, writer, out, shard_docs, start=not renderers_later)
         starting = time.perf_counter() - began
         # load, plan: every system in turn. DuckDB is opened after reading: a reader's forked
         # workers must not inherit its threads.
@@ -582,13 +620,13 @@ def _build(
         # (planned and checked above), and indexes while the rest is rendered.
         searching = time.perf_counter()
         if search and not search_now:
-            index = start_search(present, planned, site, config, writer, out, shard_docs)
+            index = start_search(present, planned, site, config, writer, out, shard_docs, start=not renderers_later)
         timings["search"] = time.perf_counter() - searching + starting
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
-        engine = engine_key(config, {k: v for k, v in site.items() if k != "data_as_of"})
+        engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES})
         manifest = Manifest(out, engine, writer.kind, writer.previous_size)
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).
@@ -603,10 +641,16 @@ def _build(
         # as they are found, a thousand pages at a time (builder.engine.links).
         links = LinkLog(config.base_path, spill=worker_scratch(writer.worker_spec()))
         rendering = time.perf_counter()
+        todo = unlent(outputs, lent.held | writer.held)
+        renderers = fork_renderers(outputs, site, config, writer, workers, todo, workers_busy=bool(owners))
+        forked = time.perf_counter() - rendering
+        if index is not None:
+            index.start()  # if it waited for the render workers' fork: its threads and pipes only now
         for o, theirs in zip(owners, lent.theirs, strict=True):
             start_owned(o, site, config, writer, theirs)
-        timings.update(render(outputs, site, config, writer, links, progress, workers, lent.held | writer.held,
-                              workers_busy=bool(owners)))
+        timings.update(render(outputs, site, config, writer, links, progress, todo, renderers))
+        renderers = None  # closed by render
+        timings["render"] += forked
         if owners:
             timings["write"] += sum(collect_owned(o, writer, links) for o in owners)
             timings["render"] = time.perf_counter() - rendering - timings["write"]
@@ -664,6 +708,9 @@ def _build(
     except BaseException:
         if index is not None:
             index.close()
+        if renderers is not None:
+            renderers.close()
+            _SHARED.clear()
         close(present)
         writer.abort()
         raise

@@ -403,10 +403,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rebuild(build_args: argparse.Namespace) -> None:
+    """A rebuild of `serve --watch`, in a process of its own (`_watch`): exits 1 after one line when
+    it fails, and the server keeps serving the previous site. SIGTERM and SIGHUP end it as they end
+    a build (`main`)."""
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _stop)
+    try:
+        cmd_build(build_args)
+    except (UserError, BuildFailed) as error:
+        print(f"scorecards: rebuild failed: {error}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    except (KeyboardInterrupt, Stopped):
+        print("scorecards: rebuild interrupted; the previous site is unchanged", file=sys.stderr, flush=True)
+        sys.exit(1)
+    except Exception as error:  # a bug: said, and the server keeps serving the previous site
+        print(f"scorecards: rebuild failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
 def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
-    """Builds once (a failure is the command's), then rebuilds in a thread on every change to the
-    data folder, the templates or the settings file (a failure there is one line, and the
-    previous site stays served)."""
+    """Builds once (a failure is the command's), then rebuilds on every change to the data folder,
+    the templates or the settings file (a failure there is one line, and the previous site stays
+    served).
+
+    The first build runs here, before any thread starts; each rebuild runs in a process started
+    with `spawn` (a new interpreter, not a fork) from the watcher's thread. This process then has
+    the server's and the watcher's threads, and a build forks its workers: forked from here, they
+    could inherit a lock one of those threads held (README, "What runs where")."""
+    import multiprocessing
     import threading
 
     from builder.engine.assets import TEMPLATES
@@ -416,16 +441,17 @@ def _watch(args: argparse.Namespace, data: Path, live: LiveReload) -> None:
                                        "strict": None})
     cmd_build(build_args)
     settings = Path(args.config) if args.config else find_settings(data, Path.cwd())
+    spawn = multiprocessing.get_context("spawn")
 
     def rebuild(changed: list[Path]) -> None:
         started = time.monotonic()
-        try:
-            cmd_build(build_args)
-        except (UserError, BuildFailed) as error:
-            print(f"scorecards: rebuild failed: {error}", file=sys.stderr, flush=True)
-            return
-        except Exception as error:  # a bug: said, and the server keeps serving the previous site
-            print(f"scorecards: rebuild failed: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        process = spawn.Process(target=_rebuild, args=(build_args,), name="scorecards-rebuild")
+        process.start()
+        process.join()
+        if process.exitcode != 0:  # it said why, unless a signal ended it
+            if process.exitcode is not None and process.exitcode < 0:
+                print(f"scorecards: rebuild ended by {signal.Signals(-process.exitcode).name}", file=sys.stderr,
+                      flush=True)
             return
         live.bump()
         if _verbose(args):

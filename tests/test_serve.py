@@ -21,6 +21,9 @@ from pathlib import Path
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
+GUARD = Path(__file__).resolve().parent / "fork_guard.py"
+"""Runs the command with the count of threads at each fork (tests/fork_guard.py)."""
+
 WAIT = 120.0
 """Seconds to wait for a start or a rebuild: the machine is shared, a build takes seconds."""
 
@@ -47,9 +50,10 @@ def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
 
 @contextmanager
 def serving(*args: str, cwd: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`scorecards serve … --port 0`: the address it prints, and the process (stopped with Ctrl-C)."""
+    """`scorecards serve … --port 0`: the address it prints, and the process (stopped with Ctrl-C),
+    which says each unsafe fork it made on its standard error as it exits (tests/fork_guard.py)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "builder.cli", "serve", *args, "--port", "0"], cwd=cwd, text=True,
+        [sys.executable, str(GUARD), "builder.cli", "serve", *args, "--port", "0"], cwd=cwd, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -193,6 +197,7 @@ def test_watch_rebuilds_on_a_data_change_and_the_page_reloads(tmp_path: Path) ->
         assert b"<title>MCP tool definition scorecards \xc2\xb7 Renamed</title>" in fetch(url)[2]
         code, err = stopped(process)
     assert code == 0 and "Traceback" not in err
+    assert "unsafe fork" not in err  # the rebuilds run in processes of their own, not forked from the server's
 
 
 def test_an_open_page_reloads_itself_after_a_rebuild_in_a_real_browser(tmp_path: Path) -> None:

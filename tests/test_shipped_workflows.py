@@ -89,3 +89,21 @@ def test_a_tag_releases_a_checked_and_tested_distribution_by_trusted_publishing(
     assert jobs["github-release"]["needs"] == "publish"
     # No cache in a release: what is published is built from nothing.
     assert not any("cache" in str(step) for job in jobs.values() for step in job["steps"])
+
+
+def test_the_tests_run_on_every_python_the_package_claims_with_types_and_lint() -> None:
+    """The workflow's matrix is the package's classifiers (3.11, 3.12, 3.13): a version claimed is a
+    version tested, each with the suite (the template contract among it), mypy and ruff."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    claimed = [c.rsplit(" :: ", 1)[1] for c in project["classifiers"]
+               if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    job = load(ROOT / ".github" / "workflows" / "test.yml")["jobs"]["test"]
+    assert job["strategy"]["matrix"]["python"] == claimed == ["3.11", "3.12", "3.13"]
+    assert job["strategy"]["fail-fast"] is False
+    python = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/setup-python@"))
+    assert python["with"]["python-version"] == "${{ matrix.python }}"
+    runs = [step.get("run", "") for step in job["steps"]]
+    assert "pip install -e '.[test]' && pytest" in runs and "mypy" in runs
+    assert any(run.startswith("ruff check") for run in runs)

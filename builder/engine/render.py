@@ -40,13 +40,13 @@ class SiteEnvironment(Environment):
     ) -> Any:
         if isinstance(source, str):
             with suppress(TemplateSyntaxError):  # then Jinja2 reports it below, as it reports any template's
-                source = inline_includes(self._parse(source, name, filename), self._partial)
+                source = inline_includes(self.parse(source, name, filename), self._partial)
         return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
 
     def _partial(self, name: str) -> nodes.Template:
         assert self.loader is not None
         source, filename, _ = self.loader.get_source(self, name)
-        return self._parse(source, name, filename)
+        return self.parse(source, name, filename)
 
 
 class Renderer:

@@ -114,6 +114,7 @@ class SearchIndex:
         self._stopping = False
         self._process: subprocess.Popen[bytes] | None = None
         self._failure: str | None = None
+        self._started = False
 
     def _put(self, path: str, content: bytes) -> None:
         """Writes `content` at `path` unless the previous build left it there already."""
@@ -167,7 +168,12 @@ class SearchIndex:
         the order the filesystem lists it (tmpfs and ext4 differ, and so do two ext4 disks), and
         Pagefind numbers its pages in that order: the same data would not give the same index
         bytes wherever it is built. The service takes pages in the order they are sent and
-        indexes them one after another."""
+        indexes them one after another. Started once: a second call does nothing. The build starts
+        it after its last fork: its threads and its pipes must not be inherited by a forked worker
+        (a worker holding Pagefind's input open would keep it from ever ending)."""
+        if self._started:
+            return
+        self._started = True
         if not self._kept:
             self.output.mkdir(parents=True, exist_ok=True)
             (self.output / "pagefind.js").write_bytes(EMPTY_INDEX)

@@ -14,8 +14,13 @@ fork context. What it adds to the standard library:
 
 - every worker is forked when `Workers` is made, before any executor's manager thread exists: a
   process forked while another thread runs may inherit a lock that thread held (CPython's own
-  guard, gh-90622, covers one executor, not several). So a caller forks them before it opens
-  DuckDB, whose threads a worker must not inherit either;
+  guard, gh-90622, covers one executor, not several; Python 3.12 and later warn about any such
+  fork). So a caller forks them while the build has no other thread and no pipe: the reader
+  workers before DuckDB is opened (its threads) and the render workers before Pagefind starts (its
+  threads, and its input pipe, which a worker holding it open would keep from ever ending). A
+  build called from a thread (`serve --watch` rebuilds in a process of its own instead) or from a
+  process with threads of its own should ask for one worker, which forks nothing; the tests count
+  the threads at every fork (tests/fork_guard.py);
 - each worker dies with the build (`die_with_parent`);
 - a task is a module-level function of (the worker's own state, the argument); after each task the
   worker collects its garbage and freezes what is left (builder.engine.heap), as the state lives on;
