@@ -7,10 +7,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fork_guard
-import pytest
-from shared_sites import build_scorecards_site
 
+# Before anything imports the builder: fork hooks run in the reverse of the order they were
+# registered, so the count is taken after the builder's own hooks (builder.tdqs.bulk ends its
+# background thread in one) have run, as the fork itself sees the process.
 fork_guard.install()
+
+import pytest  # noqa: E402
+from shared_sites import build_scorecards_site  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -214,7 +214,8 @@ def test_the_stable_badge_markdown_points_shields_at_the_absolute_badge_json(tmp
     write_capture(data, "srv", report("srv", [tool_score(definition("fetch_page"), scores(4, 3, 3, 3, 4, 3))],
                                       generated_at="2026-06-01T12:00:00.000Z"))
     site_url = "https://example.github.io"
-    build(data, out, SiteConfig(base_url=BASE, site_url=site_url), search=False)
+    # One worker: nothing forks while the browser's and the served site's threads are alive.
+    build(data, out, SiteConfig(base_url=BASE, site_url=site_url), search=False, workers=1)
     with served(out, BASE) as base:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(base + "servers/srv/", wait_until="networkidle")
@@ -268,7 +269,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         '{"tools": [{"name": "brand_new", "description": "Not scored yet.", "inputSchema": {"type": "object"}}]}'
     )
     out = tmp_path_factory.mktemp("small") / "site"
-    build(data, out, SiteConfig(base_url=BASE))
+    build(data, out, SiteConfig(base_url=BASE), workers=1)  # no fork beside the browser's threads
     with served(out, BASE) as url:
         yield url
 
@@ -491,7 +492,7 @@ def _fragment_urls(folder: Path) -> set[str]:
 def sharded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The demo's 77 search documents indexed 20 at a time: four shards."""
     out = tmp_path_factory.mktemp("sharded") / "site"
-    build(ROOT / "data", out, SiteConfig(base_url=BASE), shard_docs=20)
+    build(ROOT / "data", out, SiteConfig(base_url=BASE), shard_docs=20, workers=1)  # no fork beside the browser
     with served(out, BASE) as url:
         yield url, out
 
