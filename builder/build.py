@@ -626,7 +626,8 @@ def _build(
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
-        engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES})
+        engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES},
+                            (name for c in present for name in c.system.records.shaping))
         manifest = Manifest(out, engine, writer.kind, writer.previous_size)
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).

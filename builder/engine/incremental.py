@@ -77,18 +77,19 @@ def _tree(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in suffixes)
 
 
-SHAPING = ("tdqs", "jinja2", "markupsafe", "markdown-it-py", "mdurl", "duckdb", "pydantic", "pydantic-core",
+SHAPING = ("jinja2", "markupsafe", "markdown-it-py", "mdurl", "duckdb", "pydantic", "pydantic-core",
            "pagefind", "pagefind-bin")
-"""The installed distributions whose version can change what a build writes: the reference scorer and its
-rubric, the template engine and its escaping, Markdown, the store (its SQL and number formatting), the
-models that read the data, and the search indexer. (tqdm and watchfiles never reach an output.)"""
+"""The installed distributions whose version can change what any build writes: the template engine and
+its escaping, Markdown, the store (its SQL and number formatting), the models that read the data, and
+the search indexer. A grading system names its own besides (`RecordSystem.shaping`: a reference scorer
+and its rubric). (tqdm and watchfiles never reach an output.)"""
 
 
-def dependency_versions() -> list[str]:
-    """`name==version` of the Python that runs the build and of each SHAPING distribution (`absent` if
-    it is not installed)."""
+def dependency_versions(shaping: Iterable[str] = ()) -> list[str]:
+    """`name==version` of the Python that runs the build, of each SHAPING distribution and of each of
+    `shaping` (the grading systems' own: `RecordSystem.shaping`), `absent` if it is not installed."""
     found = [f"python=={platform.python_implementation()}-{platform.python_version()}"]
-    for name in SHAPING:
+    for name in (*SHAPING, *sorted(set(shaping))):
         try:
             found.append(f"{name}=={version(name)}")
         except PackageNotFoundError:
@@ -96,10 +97,11 @@ def dependency_versions() -> list[str]:
     return found
 
 
-def code_key() -> str:
+def code_key(shaping: Iterable[str] = ()) -> str:
     """The builder's code, templates and static files, and the versions of what shapes its output
-    (dependency_versions): an upgrade of any of them renders every page again."""
-    parts: list[bytes | str] = [str(MANIFEST_VERSION), *dependency_versions()]
+    (dependency_versions, with the grading systems' `shaping`): an upgrade of any of them renders
+    every page again."""
+    parts: list[bytes | str] = [str(MANIFEST_VERSION), *dependency_versions(shaping)]
     for path in _tree(_ROOT, (".py", ".sql")):
         parts += [path.relative_to(_ROOT).as_posix(), path.read_bytes()]
     for path in _tree(TEMPLATES, (".html", ".css", ".js", ".xml", ".svg")):
@@ -107,10 +109,11 @@ def code_key() -> str:
     return content_key(*parts)
 
 
-def engine_key(config: SiteConfig, site: dict[str, Any]) -> str:
-    """Everything besides an output's own data that can change its bytes."""
+def engine_key(config: SiteConfig, site: dict[str, Any], shaping: Iterable[str] = ()) -> str:
+    """Everything besides an output's own data that can change its bytes (`shaping`: the
+    distributions the grading systems built name: `RecordSystem.shaping`)."""
     site_json = json.dumps(site, default=lambda item: getattr(item, "__dict__", str(item)), sort_keys=True)
-    return content_key(code_key(), config.model_dump_json(), site_json)
+    return content_key(code_key(shaping), config.model_dump_json(), site_json)
 
 
 def cache_folder(out: Path) -> Path:

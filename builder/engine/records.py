@@ -114,6 +114,10 @@ class RecordSystem(Generic[S, R]):
     tables: tuple[Table, ...] = ()
     chunk: int = 100
     """Sources per task handed to a worker."""
+    shaping: tuple[str, ...] = ()
+    """The installed distributions, besides the engine's (builder.engine.incremental.SHAPING), whose
+    version can change what its records and pages are (a reference scorer and its rubric): in every
+    cache key of a build that reads it."""
     plans_outputs: bool = False
     """Whether its records plan outputs of their own: then, with more than one worker, workers read
     them and hold those outputs (a system whose pages are all corpus-wide is read in the build's
@@ -401,7 +405,7 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     owned = context.workers > 1 and system.plans_outputs
     cache = context.cache
     folder = read_cache_folder(cache, system.name) if cache is not None and owned else None
-    code = content_key(code_key(), context.config.model_dump_json()) if folder is not None else ""
+    code = content_key(code_key(system.shaping), context.config.model_dump_json()) if folder is not None else ""
     spill = (cache if cache is not None else Path(tempfile.gettempdir())) if owned else None
     reading = _Reading(system, context.data_dir, context.config, code, folder, spill)
     chunks = [(reading, sources[i : i + system.chunk]) for i in range(0, len(sources), system.chunk)]

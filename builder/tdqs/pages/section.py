@@ -148,6 +148,7 @@ class TdqsRecords(RecordSystem[layout.ServerFiles, Server | UnscoredServer]):
 
     name = SYSTEM
     tables = TABLES
+    shaping = ("tdqs",)  # the reference scorer: its rubric, tiers and arithmetic are on every page
     plans_outputs = True
     chunk = 100
 
