@@ -73,9 +73,6 @@ from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened, remove_files_folder
 from builder.systems import all_systems
 
-SiteWriter = FolderWriter | TarWriter
-"""The writers a build publishes through: a folder, or a GitHub Pages artifact tar (`-o site.tar`)."""
-
 Progress = Callable[[str, int, int], None]
 
 
@@ -98,7 +95,8 @@ class Corpus:
 
 @dataclass
 class Model:
-    """A site planned in this process (`read_and_plan`): what `render_and_write` renders and writes."""
+    """A site planned in this process (`read_and_plan`), not rendered: what tests, `scorecards check`
+    and the Hugo export read of a plan."""
 
     outputs: list[Output]
     log: ProblemLog
@@ -106,32 +104,68 @@ class Model:
     systems: list[str]
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
-    data_dir: Path | None = None
-    """The data folder it was read from: the manifest's parts list its files (`manifest_targets`)."""
+
+
+@dataclass
+class Planned:
+    """What the first half of a build (`plan_site`) hands the second."""
+
+    present: list[Corpus]
+    site: dict[str, Any]
+    by_system: dict[str, list[Output]]
+    """The outputs this process holds, by system."""
+    outputs: list[Output]
+    """… and all of them in plan order, with the site's own."""
+    plan: Plan
+    """… checked, with those the workers hold (builder.engine.plan)."""
+    timings: dict[str, float]
+
+
+def plan_site(
+    data_dir: Path, config: SiteConfig, log: ProblemLog, systems: Iterable[GradingSystem], cache: Path | None,
+    workers: int, after_read: Callable[[list[Corpus], dict[str, Any]], None] | None = None,
+) -> Planned:
+    """read → load → plan → check: the first half of every build (`build`). `after_read`: what the
+    build starts as soon as everything is read (Pagefind, when it indexes search documents only).
+    What reading left running is closed here if a later step fails."""
+    started = time.perf_counter()
+    # read: a system may fork workers that read its records and keep them to render later.
+    present = read(systems, ReadContext(data_dir, log, config, cache, workers))
+    try:
+        site = site_values(present)
+        was_read = time.perf_counter()
+        if after_read is not None:
+            after_read(present, site)
+        planning = time.perf_counter()
+        # load, plan: every system in turn. DuckDB is opened after reading: a reader's forked
+        # workers must not inherit its threads.
+        with opened(cache) as con:
+            load_problems(con, log)
+            by_system, loading = load_and_plan(con, config, present)
+            dates = page_dates(con, present)
+        outputs = site_outputs(present, by_system, log, site, config, dates)
+        release()  # what DuckDB freed goes back to the system (builder.engine.heap)
+        # check: every output path, the workers' too, is safe and unique before any is rendered.
+        # The workers' are rows on disk, merged with this process's by path (builder.engine.plan).
+        plan = Plan(outputs, owned_rows(present))
+        plan.check()
+        settle()  # the plan lives to the end of the build (builder.engine.heap)
+    except BaseException:
+        close(present)
+        raise
+    timings = {"load": was_read - started + loading, "statistics": time.perf_counter() - planning - loading}
+    return Planned(present, site, by_system, outputs, plan, timings)
 
 
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None, *, cache: Path | None = None,
 ) -> Model:
-    """Read, load and plan (and check) in this process, as tests, `scorecards check` and the
-    benchmarks that render outputs themselves want: the same steps `_build` takes, with one worker."""
-    started = time.perf_counter()
+    """The first half of a build (`plan_site`) in this process, nothing rendered: what `scorecards
+    check` reports, and what tests and the Hugo export read of a plan."""
     log = ProblemLog()
-    present = read(systems if systems is not None else all_systems(), ReadContext(data_dir, log, config, cache))
-    site = site_values(present)
-    was_read = time.perf_counter()
-    with opened(cache) as con:
-        load_problems(con, log)
-        planned, loading = load_and_plan(con, config, present)
-        dates = page_dates(con, present)
-    close(present)
-    outputs = site_outputs(present, planned, log, site, config, dates)
-    Plan(outputs).check()
-    load = was_read - started + loading
-    timings = {"load": load, "statistics": time.perf_counter() - started - load}
-    model = Model(outputs, log, site, [c.system.key for c in present], timings, data_dir)
-    settle()  # the model lives to the end of the build (builder.engine.heap)
-    return model
+    planned = plan_site(data_dir, config, log, systems if systems is not None else all_systems(), cache, 1)
+    close(planned.present)
+    return Model(planned.outputs, log, planned.site, [c.system.key for c in planned.present], planned.timings)
 
 
 def read(systems: Iterable[GradingSystem], context: ReadContext) -> list[Corpus]:
@@ -272,23 +306,6 @@ def static_files() -> list[tuple[str, Path]]:
 CHUNK = 1000
 
 
-def render_and_write(
-    model: Model, config: SiteConfig, writer: Writer, progress: Progress | None = None, workers: int | None = None,
-) -> dict[str, float]:
-    """Renders and writes a model planned by `read_and_plan`, with the static files, and checks its
-    links: the render and links steps of `_build`, for a model planned in this process."""
-    links = LinkLog(config.base_path)
-    todo = unlent(model.outputs, frozenset())
-    renderers = fork_renderers(model.outputs, model.site, config, writer, workers or os.cpu_count() or 1, todo,
-                               workers_busy=False)
-    timings = render(model.outputs, model.site, config, writer, links, progress, todo, renderers)
-    timings["write"] += write_static(writer)
-    inputs = manifest_format.input_paths(model.data_dir) if model.data_dir is not None else []
-    links.check([*writer.paths, *manifest_targets(writer.paths, inputs)],  # written last (`write_manifest`)
-                worker_scratch(writer.worker_spec()) if isinstance(writer, SiteWriter) else None)
-    return timings
-
-
 @dataclass
 class Lent:
     """What the lend step decided (`lend`)."""
@@ -302,13 +319,15 @@ class Lent:
     """How many outputs were lent."""
 
 
-def lend(plan: Plan, manifest: Manifest, writer: SiteWriter, owners: list[Workers]) -> Lent:
+def lend(plan: Plan, manifest: Manifest | None, writer: Writer, owners: list[Workers]) -> Lent:
     """Takes from the previous build every output it wrote from the same inputs whose bytes are
     still those written (builder.engine.incremental), each path claimed through the writer; the
     path of every other output a worker holds is claimed for it to render. One pass over the plan
-    sorted by path beside the previous build's ledger."""
+    sorted by path beside the previous build's ledger (`manifest`; None: a build in memory, which
+    has none)."""
     lent = Lent(set(), [[array("q") for _ in range(o.count)] for o in owners], 0)
-    for planned, previous in manifest.matched(plan.sorted()):
+    pairs = manifest.matched(plan.sorted()) if manifest is not None else ((row, None) for row in plan.sorted())
+    for planned, previous in pairs:
         if previous is not None and writer.reuse(planned.path, *previous):
             lent.count += 1
             if planned.part == HELD:
@@ -335,7 +354,7 @@ def fork_renderers(
     `gc.freeze` keeps the collector from touching, and so copying, every inherited object. The
     build forks them before it starts Pagefind: no process forks while a thread or a pipe of the
     build is alive (builder.engine.workers)."""
-    if not (isinstance(writer, SiteWriter) and workers > 1 and todo and not workers_busy):
+    if not (writer.worker_spec() is not None and workers > 1 and todo and not workers_busy):
         return None
     _SHARED.clear()
     _SHARED.update(outputs=outputs, site=site, config=config, todo=todo)
@@ -358,7 +377,6 @@ def render(
     if progress:
         progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
     if renderers is not None:
-        assert isinstance(writer, SiteWriter)
         return _render_in_workers(renderers, outputs, writer, todo, progress, links)
     return _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
 
@@ -431,7 +449,7 @@ def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSp
 
 
 def _render_in_workers(
-    pool: Workers, outputs: list[Output], writer: SiteWriter, todo: list[int], progress: Progress | None,
+    pool: Workers, outputs: list[Output], writer: Writer, todo: list[int], progress: Progress | None,
     links: LinkLog,
 ) -> dict[str, float]:
     """Every output path to render is claimed through the writer first (so it is safe and unique
@@ -444,6 +462,7 @@ def _render_in_workers(
         for index in todo:
             writer.reserve(outputs[index].path)
         spec = writer.worker_spec()
+        assert spec is not None  # forked only for a writer that has one (`fork_renderers`)
         chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
         for _, (count, _, wrote, written, targets) in pool.share(_render_chunk_task, chunks):
             done += count
@@ -462,7 +481,7 @@ def _render_in_workers(
 
 def start_search(
     present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any], config: SiteConfig,
-    writer: SiteWriter, out: Path, shard_docs: int, *, start: bool,
+    staging: Path, cache: Path, shard_docs: int, *, start: bool,
 ) -> SearchIndex:
     """Hands Pagefind every system's search documents and the pages of those whose pages it
     indexes, and starts it unless `start` is false (the build then starts it once the render
@@ -470,7 +489,7 @@ def start_search(
     the commit. When the index is sharded, the search page is told where the other shards are
     (`site`)."""
     renderer = Renderer(config, site)
-    index = SearchIndex(writer.staging / "pagefind", cache_folder(out) / "search-source", shard_docs)
+    index = SearchIndex(staging / "pagefind", cache / "search-source", shard_docs)
     index.add(
         ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
          for c in present for doc in c.read.search_docs()),
@@ -491,16 +510,16 @@ def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], Si
     return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path)
 
 
-def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, writer: SiteWriter,
+def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, spec: WorkerSpec,
                 theirs: list[array[int]]) -> None:
     """Sets each worker rendering the outputs of its own the lend step claimed for it (`Lent.theirs`),
     in the order it planned them: the lend step found them by path, and a worker loads a source's
     outputs once for a run of them (builder.engine.records)."""
     owners.start_each(_render_owned_task,
-                      [(site, config, writer.worker_spec(), array("q", sorted(mine))) for mine in theirs])
+                      [(site, config, spec, array("q", sorted(mine))) for mine in theirs])
 
 
-def collect_owned(owners: Workers, writer: SiteWriter, links: LinkLog) -> float:
+def collect_owned(owners: Workers, writer: Writer, links: LinkLog) -> float:
     """Waits for the workers' rendering; returns their writing time as a share of the wall time."""
     wrote = 0.0
     for _, _, writing, written, targets in owners.collect():
@@ -516,7 +535,7 @@ def manifest_targets(paths: Iterable[str], inputs: Iterable[str]) -> list[str]:
     return [urls.MANIFEST, *sorted(manifest_format.part_files(chain(paths, inputs)))]
 
 
-def write_manifest(writer: SiteWriter, inputs: list[manifest_format.Input], config: SiteConfig,
+def write_manifest(writer: Writer, inputs: list[manifest_format.Input], config: SiteConfig,
                    site: dict[str, Any], search: bool, trees: Sequence[str] = ()) -> None:
     """Writes the manifest (builder.publish.manifest), last: its parts list every other published
     file, with the SHA-256 the writer recorded as it wrote it (`trees`: the search index's folders,
@@ -552,83 +571,95 @@ class BuildResult:
 
 
 def build(
-    data_dir: Path, out: str | os.PathLike[str], config: SiteConfig, progress: Progress | None = None, *,
+    data_dir: Path, out: str | os.PathLike[str] | Writer, config: SiteConfig, progress: Progress | None = None, *,
     search: bool = True, shard_docs: int = SHARD_DOCS, workers: int | None = None,
-    size_warning_bytes: int = PAGES_SUPPORTED,
+    size_warning_bytes: int = PAGES_SUPPORTED, systems: Sequence[GradingSystem] | None = None,
 ) -> BuildResult:
-    """Builds `data_dir` into `out`, which is checked and locked first (builder.engine.output): a build
-    replaces only an empty or missing output or a previous scorecards site, and raises
-    `UnsafeOutput` before any work otherwise. `shard_docs`: the most documents one Pagefind run
-    indexes (builder.engine.search). `workers`: the processes that read and render (default: one
-    per core; 1 does everything in this process, for debugging). The site is the same for any
-    number. `size_warning_bytes`: above it, the build warns that the site is too big for GitHub
-    Pages (builder.engine.weight.size_warning): in `BuildResult.size_warning` and build-report.json."""
+    """Builds `data_dir` into `out`: the one way a site is built, by `scorecards build`, `serve`, the
+    benchmarks and the tests.
+
+    `out` is a folder, or a `.tar` for a GitHub Pages artifact, checked and locked first
+    (builder.engine.output): a build replaces only an empty or missing output or a previous
+    scorecards site, and raises `UnsafeOutput` before any work otherwise. Or it is a writer that
+    keeps the site in memory (builder.engine.write.MemoryWriter, for tests): then everything is
+    rendered in this process, nothing is lent or kept for a next build, and there is no search
+    index (`search` must be false).
+
+    `shard_docs`: the most documents one Pagefind run indexes (builder.engine.search). `workers`:
+    the processes that read and render (default: one per core; 1 does everything in this process,
+    for debugging). The site is the same for any number. `size_warning_bytes`: above it, the build
+    warns that the site is too big for GitHub Pages (builder.engine.weight.size_warning): in
+    `BuildResult.size_warning` and build-report.json. `systems`: the grading systems built
+    (default: all of them, builder.systems)."""
+    chosen = systems if systems is not None else all_systems()
+    if isinstance(out, Writer):
+        if out.out is not None or out.worker_spec() is not None:
+            raise TypeError("build() takes a folder or a tar by its path; a writer only when it keeps the site in memory")
+        if search:
+            raise ValueError("a build in memory makes no search index: pass search=False")
+        with kept():
+            return _build(data_dir, config, out, progress, chosen, None, False, shard_docs, 1, size_warning_bytes)
     workers = workers or os.cpu_count() or 1
     with claimed(out, data_dir) as target:  # claim
-        writer: SiteWriter = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
+        writer: Writer = TarWriter(target) if target.suffix == ".tar" else FolderWriter(target)
         with kept():
-            result = _build(data_dir, target, config, writer, progress, search, shard_docs, workers,
-                            size_warning_bytes)
+            result = _build(data_dir, config, writer, progress, chosen, cache_folder(target), search, shard_docs,
+                            workers, size_warning_bytes)
         remove_files_folder(cache_folder(target))  # the downloads were dropped with the build's outputs
         return result
 
 
 def _build(
-    data_dir: Path, out: Path, config: SiteConfig, writer: SiteWriter, progress: Progress | None, search: bool,
-    shard_docs: int, workers: int, size_warning_bytes: int,
+    data_dir: Path, config: SiteConfig, writer: Writer, progress: Progress | None, systems: Sequence[GradingSystem],
+    cache: Path | None, search: bool, shard_docs: int, workers: int, size_warning_bytes: int,
 ) -> BuildResult:
-    started = time.perf_counter()
-    cache = cache_folder(out)
     log = ProblemLog()
     present: list[Corpus] = []
     index: SearchIndex | None = None
     renderers: Workers | None = None
+    spec = writer.worker_spec()
+    scratch = worker_scratch(spec) if spec is not None else None
+    # No process forks while a thread or a pipe of the build is alive (builder.engine.workers):
+    # when render workers may be forked later (more than one worker, and no reader workers that
+    # render what they hold), Pagefind's threads and its pipes start only after that.
+    timings: dict[str, float] = {"search": 0.0}
+
+    def search_now(read: list[Corpus], site: dict[str, Any]) -> None:
+        """Pagefind starts as soon as what it indexes exists, and indexes in the background until
+        the build waits for it. When no system's pages are indexed (a registry: search documents
+        only), that is now, and Pagefind overlaps the load and the planning too."""
+        nonlocal index
+        if search and not any(c.system.indexes_pages for c in read):
+            began = time.perf_counter()
+            assert writer.staging is not None and cache is not None  # a build in memory has no search
+            index = start_search(read, {}, site, config, writer.staging, cache, shard_docs,
+                                 start=not renderers_later(read))
+            timings["search"] += time.perf_counter() - began
+
+    def renderers_later(read: list[Corpus]) -> bool:
+        return workers > 1 and not owners_of(read)
+
     try:
-        # read: a system may fork workers that read its records and keep them to render later.
-        present = read(all_systems(), ReadContext(data_dir, log, config, cache, workers))
+        # read, load, plan, check (`plan_site`)
+        planned = plan_site(data_dir, config, log, systems, cache, workers, search_now)
+        present, site, outputs, plan = planned.present, planned.site, planned.outputs, planned.plan
         owners = owners_of(present)
-        site = site_values(present)
-        was_read = time.perf_counter()
-        # search: Pagefind starts as soon as what it indexes exists, and indexes in the background
-        # until the build waits for it. When no system's pages are indexed (a registry: search
-        # documents only), that is now, and Pagefind overlaps the load and the planning too.
-        search_now = search and not any(c.system.indexes_pages for c in present)
-        # No process forks while a thread or a pipe of the build is alive (builder.engine.workers):
-        # when render workers may be forked later (more than one worker, and no reader workers
-        # that render what they hold), Pagefind's threads and its pipes start only after that.
-        renderers_later = workers > 1 and not owners
-        began = time.perf_counter()
-        if search_now:
-            index = start_search(present, {}, site, config, writer, out, shard_docs, start=not renderers_later)
-        starting = time.perf_counter() - began
-        # load, plan: every system in turn. DuckDB is opened after reading: a reader's forked
-        # workers must not inherit its threads.
-        with opened(cache) as con:
-            load_problems(con, log)
-            planned, loading = load_and_plan(con, config, present)
-            dates = page_dates(con, present)
-        outputs = site_outputs(present, planned, log, site, config, dates)
-        release()  # what DuckDB freed goes back to the system (builder.engine.heap)
-        # check: every output path, the workers' too, is safe and unique before any is rendered.
-        # The workers' are rows on disk, merged with this process's by path (builder.engine.plan).
-        plan = Plan(outputs, owned_rows(present))
-        plan.check()
-        settle()  # the plan lives to the end of the build (builder.engine.heap)
-        timings = {"load": was_read - started + loading,
-                   "statistics": time.perf_counter() - was_read - starting - loading}
+        timings.update(planned.timings)
         # search: otherwise Pagefind starts now, on the search documents and the pages it indexes
         # (planned and checked above), and indexes while the rest is rendered.
         searching = time.perf_counter()
-        if search and not search_now:
-            index = start_search(present, planned, site, config, writer, out, shard_docs, start=not renderers_later)
-        timings["search"] = time.perf_counter() - searching + starting
+        if search and index is None:
+            assert writer.staging is not None and cache is not None
+            index = start_search(present, planned.by_system, site, config, writer.staging, cache, shard_docs,
+                                 start=not renderers_later(present))
+        timings["search"] += time.perf_counter() - searching
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
         lending = time.perf_counter()
         engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES},
                             (name for c in present for name in c.system.records.shaping))
-        manifest = Manifest(out, engine, writer.kind, writer.previous_size)
+        manifest = Manifest(writer.out, engine, writer.kind, writer.previous_size) if writer.out is not None else None
         lent = lend(plan, manifest, writer, owners)
         # build-report.json is written last, once the rest of the site is weighed (below).
         writer.hold(urls.BUILD_REPORT)
@@ -640,7 +671,7 @@ def _build(
         # taken in.
         # The links of every page rendered, this process's too, are spilled to the scratch folder
         # as they are found, a thousand pages at a time (builder.engine.links).
-        links = LinkLog(config.base_path, spill=worker_scratch(writer.worker_spec()))
+        links = LinkLog(config.base_path, spill=scratch)
         rendering = time.perf_counter()
         todo = unlent(outputs, lent.held | writer.held)
         renderers = fork_renderers(outputs, site, config, writer, workers, todo, workers_busy=bool(owners))
@@ -648,7 +679,8 @@ def _build(
         if index is not None:
             index.start()  # if it waited for the render workers' fork: its threads and pipes only now
         for o, theirs in zip(owners, lent.theirs, strict=True):
-            start_owned(o, site, config, writer, theirs)
+            assert spec is not None  # reader workers are forked only for a writer that has one
+            start_owned(o, site, config, spec, theirs)
         timings.update(render(outputs, site, config, writer, links, progress, todo, renderers))
         renderers = None  # closed by render
         timings["render"] += forked
@@ -665,16 +697,15 @@ def _build(
         manifesting = time.perf_counter()
         inputs = manifest_format.read_inputs(data_dir)
         timings["manifest"] = time.perf_counter() - manifesting
-        links.check(chain(writer.paths, manifest_targets(writer.paths, (i.path for i in inputs))),
-                    worker_scratch(writer.worker_spec()))
+        links.check(chain(writer.paths, manifest_targets(writer.paths, (i.path for i in inputs))), scratch)
         settle()  # and what the writer holds (the paths claimed) lives to the end too
         swapping = time.perf_counter()
-        if isinstance(writer, TarWriter):
-            writer.assemble()  # every page into the tar while Pagefind may still be indexing
+        writer.assemble()  # every page into a tar while Pagefind may still be indexing
         # also while Pagefind may still be indexing; what each output weighs is summed on the way
         weight = SiteWeight(urls.weight_kind)
         written = weight.counted(writer.written_rows(), weight=3)
-        manifest.prepare(written)
+        if manifest is not None:
+            manifest.prepare(written)
         for _ in written:  # the ledger stops reading after the last output it records: the rest counts too
             pass
         timings["swap"] = time.perf_counter() - swapping
@@ -682,9 +713,8 @@ def _build(
         searching = time.perf_counter()
         if index is not None:
             index.wait()
-            if isinstance(writer, TarWriter):
-                for folder in index.folders:
-                    writer.add_tree(folder.name, folder)
+            for folder in index.folders:
+                writer.add_tree(folder.name, folder)
             if progress:
                 progress("search", 1, 1)
         timings["search"] += time.perf_counter() - searching
@@ -703,7 +733,8 @@ def _build(
         # commit
         swapping = time.perf_counter()
         writer.commit()
-        manifest.save(size=writer.size)
+        if manifest is not None:
+            manifest.save(size=writer.size)
         writer.finish()
         timings["swap"] += time.perf_counter() - swapping
     except BaseException:

@@ -7,17 +7,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from builder.build import read_and_plan, render_and_write
+from builder.build import BuildResult, build
 from builder.config import SiteConfig
 from builder.engine.write import MemoryWriter
 
 
-def build_in_memory(data: Path, config: SiteConfig | None = None) -> tuple[MemoryWriter, Any]:
-    config = config or SiteConfig()
-    model = read_and_plan(data, config)
+def build_in_memory(data: Path, config: SiteConfig | None = None) -> tuple[MemoryWriter, BuildResult]:
+    """`build` into memory: the site, and what the build says of it."""
     writer = MemoryWriter()
-    render_and_write(model, config, writer)
-    return writer, model
+    result = build(data, writer, config or SiteConfig(), search=False)
+    return writer, result
 
 
 def api(writer: MemoryWriter, path: str) -> Any:

@@ -18,7 +18,8 @@ from shared_data import shared_file
 from site_helpers import Page as ParsedPage
 from test_cleo_reader import KEYS, grade_row, write_lines
 
-from builder.build import Model, read_and_plan, render_and_write
+from builder.build import BuildResult, read_and_plan
+from builder.build import build as build_site
 from builder.cleo.pages import section as cleo_pages
 from builder.config import CleoGradeScale, SiteConfig
 from builder.engine.write import MemoryWriter
@@ -28,12 +29,9 @@ DEMO = Path(__file__).resolve().parents[1] / "data"
 NO_AUDIT = "No audit entries found for session (use --grade flag when starting session)"
 
 
-def build(data: Path, config: SiteConfig | None = None) -> tuple[MemoryWriter, Model]:
-    config = config or SiteConfig()
-    model = read_and_plan(data, config, systems=[cleo_pages.system()])
+def build(data: Path, config: SiteConfig | None = None) -> tuple[MemoryWriter, BuildResult]:
     writer = MemoryWriter()
-    render_and_write(model, config, writer)
-    return writer, model
+    return writer, build_site(data, writer, config or SiteConfig(), search=False, systems=[cleo_pages.system()])
 
 
 class Tables(HTMLParser):
@@ -103,11 +101,11 @@ def current_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def demo() -> tuple[MemoryWriter, Model]:
+def demo() -> tuple[MemoryWriter, BuildResult]:
     return build(DEMO)
 
 
-def test_the_demo_statistics_match_an_independent_count(demo: tuple[MemoryWriter, Model]) -> None:
+def test_the_demo_statistics_match_an_independent_count(demo: tuple[MemoryWriter, BuildResult]) -> None:
     writer, model = demo
     rows = raw_rows(DEMO / "sessions" / "GRADES.jsonl")
     scale = CleoGradeScale()
@@ -138,7 +136,7 @@ def test_the_demo_statistics_match_an_independent_count(demo: tuple[MemoryWriter
     assert model.log.error_count == 0 and len(model.log) == 0
 
 
-def test_the_demo_says_it_is_synthetic_everywhere(demo: tuple[MemoryWriter, Model]) -> None:
+def test_the_demo_says_it_is_synthetic_everywhere(demo: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = demo
     pages = [path for path in writer.files if path.startswith("sessions/") and path.endswith(".html")]
     assert pages
@@ -159,7 +157,7 @@ def test_the_grade_scale_is_a_setting() -> None:
     assert api["gradeScale"] == {"A": 0.9, "B": 0.8, "C": 0.7, "D": 0.6}
 
 
-def test_the_api_holds_every_row_as_cleo_wrote_it(demo: tuple[MemoryWriter, Model]) -> None:
+def test_the_api_holds_every_row_as_cleo_wrote_it(demo: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = demo
     rows = raw_rows(DEMO / "sessions" / "GRADES.jsonl")
     api = json.loads(writer.text("api/sessions.json"))
@@ -173,8 +171,9 @@ def test_the_api_holds_every_row_as_cleo_wrote_it(demo: tuple[MemoryWriter, Mode
     assert {(r["sessionId"], r["timestamp"]) for r in api["runs"] if r["current"]} == current
 
 
-def test_the_chart_is_a_valid_figure_of_every_gradable_run(demo: tuple[MemoryWriter, Model]) -> None:
-    writer, model = demo
+def test_the_chart_is_a_valid_figure_of_every_gradable_run(demo: tuple[MemoryWriter, BuildResult]) -> None:
+    writer, _ = demo
+    model = read_and_plan(DEMO, SiteConfig(), systems=[cleo_pages.system()])
     [index] = [o for o in model.outputs if isinstance(o, Page) and o.path == "sessions/index.html"]
     figure = index.context.chart  # type: ignore[attr-defined]
     go.Figure(figure)  # raises on anything plotly.js would not accept
@@ -187,7 +186,7 @@ def test_the_chart_is_a_valid_figure_of_every_gradable_run(demo: tuple[MemoryWri
     assert "plot-data" not in html and "<script" not in drawing
 
 
-def test_links_resolve_and_tables_sort_by_numbers(demo: tuple[MemoryWriter, Model]) -> None:
+def test_links_resolve_and_tables_sort_by_numbers(demo: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = demo
     for path in [p for p in writer.files if p.startswith("sessions/") and p.endswith(".html")]:
         html = writer.text(path)

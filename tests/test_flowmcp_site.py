@@ -12,7 +12,8 @@ import pytest
 from flowmcp_fixtures import answer, entry, spec_tree, write
 from site_helpers import Page
 
-from builder.build import Model, read_and_plan, render_and_write
+from builder.build import BuildResult, read_and_plan
+from builder.build import build as build_site
 from builder.config import SiteConfig
 from builder.engine.write import MemoryWriter
 from builder.flowmcp.pages.section import system
@@ -24,16 +25,13 @@ HOSTILE = "<script>alert('x')</script>"
 SECTION_PREFIXES = ("flowmcp/", "providers/", "selections/", "scoring-reports/")
 
 
-def build(data: Path) -> tuple[MemoryWriter, Model]:
-    config = SiteConfig()
-    model = read_and_plan(data, config, [system()])
+def build(data: Path) -> tuple[MemoryWriter, BuildResult]:
     writer = MemoryWriter()
-    render_and_write(model, config, writer)
-    return writer, model
+    return writer, build_site(data, writer, SiteConfig(), search=False, systems=[system()])
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryWriter, Model]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryWriter, BuildResult]:
     data = spec_tree(tmp_path_factory.mktemp("data"))
     write(data / f"grading-data/providers/odd/s/tools/{ODD_TOOL}/_gradings/single-test--2026-06-01T00-00-00Z.json", entry(
         [
@@ -58,7 +56,7 @@ def section_pages(writer: MemoryWriter) -> list[str]:
     return [p for p in writer.paths if p.endswith(".html") and p.startswith(SECTION_PREFIXES)]
 
 
-def test_every_link_of_the_section_resolves(site: tuple[MemoryWriter, Model]) -> None:
+def test_every_link_of_the_section_resolves(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     pages = section_pages(writer)
     assert len(pages) >= 9
@@ -72,7 +70,7 @@ def test_every_link_of_the_section_resolves(site: tuple[MemoryWriter, Model]) ->
             assert writer.exists(target), f"{path} links to {link}, which is not built"
 
 
-def test_third_party_text_is_escaped_and_only_web_evidence_is_a_link(site: tuple[MemoryWriter, Model]) -> None:
+def test_third_party_text_is_escaped_and_only_web_evidence_is_a_link(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     for path in section_pages(writer):
         html = writer.text(path)
@@ -85,7 +83,7 @@ def test_third_party_text_is_escaped_and_only_web_evidence_is_a_link(site: tuple
     assert "https://example.org/proofs/etherscan-getBalance/2026-05-29.txt" in Page(writer.text(spec)).links
 
 
-def test_an_entry_page_shows_every_answer_and_its_audit_trail(site: tuple[MemoryWriter, Model]) -> None:
+def test_an_entry_page_shows_every_answer_and_its_audit_trail(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     [path] = [p for p in section_pages(writer) if "/_gradings/" in p and p.startswith("providers/etherscan/")]
     text = Page(writer.text(path)).text
@@ -100,7 +98,7 @@ def test_an_entry_page_shows_every_answer_and_its_audit_trail(site: tuple[Memory
         assert expected in text, expected
 
 
-def test_a_veto_is_shown_with_trigger_evidence_and_grader(site: tuple[MemoryWriter, Model]) -> None:
+def test_a_veto_is_shown_with_trigger_evidence_and_grader(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     [path] = [p for p in section_pages(writer) if "/_gradings/" in p and p.startswith("providers/example/")]
     text = Page(writer.text(path)).text
@@ -109,7 +107,7 @@ def test_a_veto_is_shown_with_trigger_evidence_and_grader(site: tuple[MemoryWrit
     assert "script · api-key-domain-checker 0.1.0" in text
 
 
-def test_the_namespace_page_shows_both_values_where_index_json_differs(site: tuple[MemoryWriter, Model]) -> None:
+def test_the_namespace_page_shows_both_values_where_index_json_differs(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     text = Page(writer.text("providers/defillama/index.html")).text
     assert "$.schemas.prices.tools.getFirstPrice.grade A B single-test is an autonomous area: capped at B" in text
@@ -119,7 +117,7 @@ def test_the_namespace_page_shows_both_values_where_index_json_differs(site: tup
         ("grading-data/providers/defillama/index.json", "$.schemas.prices.tools.getFirstPrice.grade", "warning")}
 
 
-def test_gradings_and_nodes_carry_scoring_and_grading_system_apart(site: tuple[MemoryWriter, Model]) -> None:
+def test_gradings_and_nodes_carry_scoring_and_grading_system_apart(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     gradings = [p for p in writer.paths if p.startswith("api/flowmcp/") and "/_gradings/" in p]
     assert len(gradings) == 3
@@ -134,7 +132,7 @@ def test_gradings_and_nodes_carry_scoring_and_grading_system_apart(site: tuple[M
     assert "scoring_system" not in "".join(writer.text(p) for p in writer.paths if p.startswith("api/flowmcp/"))
 
 
-def test_statistics_are_computed_in_sql_and_match_a_hand_count(site: tuple[MemoryWriter, Model]) -> None:
+def test_statistics_are_computed_in_sql_and_match_a_hand_count(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     stats = json.loads(writer.text("api/flowmcp/index.json"))["stats"]
     # current entries: getBalance B (mean 4.5), maliciousAdapter REJECTED (vetoed), odd B ((5 + 2) / 2 = 3.5)
@@ -155,7 +153,7 @@ def test_statistics_are_computed_in_sql_and_match_a_hand_count(site: tuple[Memor
     assert [(r["grade"], r["reports"], r["failedValidation"]) for r in stats["reportGrades"]] == [("F", 1, 1)]
 
 
-def test_a_report_page_shows_dimensions_validation_and_provenance(site: tuple[MemoryWriter, Model]) -> None:
+def test_a_report_page_shows_dimensions_validation_and_provenance(site: tuple[MemoryWriter, BuildResult]) -> None:
     writer, _ = site
     text = Page(writer.text("scoring-reports/odd_file/index.html")).text
     for expected in ("Grade (recomputed) F", "Validation failed", "VAL-001: no tools", '{"code": "VAL-002"}',
@@ -181,7 +179,7 @@ def test_the_default_data_folder_builds_the_section_without_errors() -> None:
     writer, model = build(REPO_DATA)
     flow = [p for p in model.log.problems if p.system in ("flowmcp", "scoring-protocol")]
     assert [p for p in flow if p.severity == "error"] == []
-    assert model.site["stand_in_models"] == ["stand-in/flowmcp-demo"]
+    assert read_and_plan(REPO_DATA, SiteConfig(), [system()]).site["stand_in_models"] == ["stand-in/flowmcp-demo"]
     section = Page(writer.text("flowmcp/index.html")).text
     assert "Stand-in scores" in section
     statuses = {r["name"]: (r["status"], r["grade"]) for r in json.loads(writer.text("api/flowmcp/index.json"))["providers"]}

@@ -3,16 +3,21 @@ committed: a page that links to an output the plan lost fails the build, naming 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
-from builder.build import read_and_plan, render_and_write
+from builder.build import build, read_and_plan
 from builder.config import SiteConfig
+from builder.engine.grading_system import GradingSystem
 from builder.engine.links import SPILL_PAGES, BrokenLinks, LinkLog, link_targets
 from builder.engine.write import MemoryWriter
-from builder.pages.page import Page
+from builder.pages.page import Output, Page
+from builder.systems import all_systems
 
 
 def test_links_resolve_as_a_browser_resolves_them() -> None:
@@ -39,21 +44,25 @@ def test_a_page_linking_to_an_output_the_plan_lost_fails_the_build(tmp_path: Pat
     tools = [tool_score(definition(name), scores(4, 4, 3, 3, 4, 4)) for name in ("alpha", "beta")]
     write_capture(tmp_path, "srv", report("srv", tools))
     config = SiteConfig()
-    model = read_and_plan(tmp_path, config)
     lost = "servers/srv/tools/beta/index.html"
-    assert any(isinstance(o, Page) and o.path == lost for o in model.outputs)
-    model.outputs = [o for o in model.outputs if o.path != lost]
+    assert any(isinstance(o, Page) and o.path == lost for o in read_and_plan(tmp_path, config).outputs)
+
+    def losing(system: GradingSystem) -> GradingSystem:
+        """The system, planning every output but `lost`."""
+        def outputs(con: Any, corpus: Any, site_config: SiteConfig) -> Iterator[Output]:
+            return (o for o in system.outputs(con, corpus, site_config) if o.path != lost)
+        return dataclasses.replace(system, outputs=outputs)
+
     with pytest.raises(BrokenLinks) as raised:
-        render_and_write(model, config, MemoryWriter())
+        build(tmp_path, MemoryWriter(), config, search=False, systems=[losing(s) for s in all_systems()])
     assert f"servers/srv/index.html → {lost}" in str(raised.value)
 
 
 def test_the_demo_corpus_has_no_broken_link_and_the_check_sees_them_all() -> None:
     data = Path(__file__).resolve().parents[1] / "data"
     config = SiteConfig(base_url="/scorecards/")
-    model = read_and_plan(data, config)
     writer = MemoryWriter()
-    render_and_write(model, config, writer)  # raises BrokenLinks on any broken link
+    build(data, writer, config, search=False)  # raises BrokenLinks on any broken link
     pages = [path for path in writer.files if path.endswith(".html")]
     linked = set().union(*(link_targets(p, writer.text(p), config.base_path) for p in pages))
     assert len(pages) > 300 and {p for p in pages if p != "404.html"} <= linked | {"index.html"}

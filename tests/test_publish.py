@@ -13,6 +13,7 @@ import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 from site_helpers import Page, api, build_in_memory
 
+from builder.build import read_and_plan
 from builder.config import SiteConfig
 from builder.publish.sitemap import sitemap_files
 
@@ -183,8 +184,9 @@ def test_every_scorecard_kind_has_the_dispute_link(tmp_path: Path) -> None:
                "sessionDiscipline", "discoveryEfficiency", "taskHygiene", "errorProtocol", "disclosureUse")}}
     (tmp_path / "sessions" / "g.jsonl").write_text(_json.dumps(row) + "\n")
     dispute = "https://example.org/issues/new"
-    writer, model = build_in_memory(tmp_path, SiteConfig(dispute_url=dispute))
-    kinds = {o.template: o.path for o in model.outputs if hasattr(o, "template")}
+    writer, _ = build_in_memory(tmp_path, SiteConfig(dispute_url=dispute))
+    kinds = {o.template: o.path for o in read_and_plan(tmp_path, SiteConfig(dispute_url=dispute)).outputs
+             if hasattr(o, "template")}
     for template in ("tdqs/server.html", "tdqs/tool.html", "cleo/session.html", "cleo/run.html"):
         assert dispute in Page(writer.text(kinds[template])).links, template
 

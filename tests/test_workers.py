@@ -167,28 +167,27 @@ def test_sigterm_ends_a_worker_whatever_the_build_handles_it_with() -> None:
         workers.close()
 
 
+@pytest.mark.parametrize("read_by_workers", [False, True])
 def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_by_workers: bool,
 ) -> None:
-    """`render_and_write` with several workers, several chunks each (each chunk opens its worker's
-    writer again: a tar segment is appended to), against one process."""
+    """`build` with several workers, several chunks each (each chunk opens its worker's writer
+    again: a tar segment is appended to), against one process: with the systems whose pages are all
+    corpus-wide (rendered by the render pool), and with every system (a registry's read and rendered
+    by the reader workers)."""
     from builder import build as build_module
-    from builder.build import read_and_plan, render_and_write
+    from builder.build import build
     from builder.config import SiteConfig
-    from builder.engine.artifact import TarWriter
-    from builder.engine.write import FolderWriter
+    from builder.systems import all_systems
 
     config = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
-    model = read_and_plan(Path(__file__).resolve().parent.parent / "data", config)
+    data = Path(__file__).resolve().parent.parent / "data"
+    systems = [s for s in all_systems() if read_by_workers or not s.records.plans_outputs]
     monkeypatch.setattr(build_module, "CHUNK", 7)
     made: dict[str, bytes] = {}
     for workers in (1, 2):
-        tar = TarWriter(tmp_path / f"site-{workers}.tar")
-        folder = FolderWriter(tmp_path / f"site-{workers}")
-        for writer in (tar, folder):
-            render_and_write(model, config, writer, workers=workers)
-            writer.commit()
-            writer.finish()
+        for out in (tmp_path / f"site-{workers}.tar", tmp_path / f"site-{workers}"):
+            build(data, out, config, search=False, workers=workers, systems=systems)
         made[f"tar-{workers}"] = (tmp_path / f"site-{workers}.tar").read_bytes()
         made[f"folder-{workers}"] = json.dumps(
             {p.relative_to(tmp_path / f"site-{workers}").as_posix(): p.read_bytes().hex()

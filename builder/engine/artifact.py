@@ -147,8 +147,8 @@ class TarWriter(Writer):
 
     def __init__(self, out: Path) -> None:
         super().__init__()
-        self.out = out.resolve()
-        self.staging = make_staging(self.out, "tmp")
+        self.out: Path = out.resolve()
+        self.staging: Path = make_staging(self.out, "tmp")
         self._segment = SegmentWriter(self.staging, "segment-main")
         self._adopted: list[Path] = []
         """The files that list what the workers wrote (builder.engine.written)."""

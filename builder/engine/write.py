@@ -118,8 +118,57 @@ class Writer:
     def exists(self, path: str) -> bool:
         return path in self.paths
 
+    # What the build asks of every writer (builder.build), with what a writer that keeps nothing on
+    # disk answers: it has no previous site to lend from, no staging folder for workers, the search
+    # index or a scratch folder, and nothing to swap in.
+    kind = "memory"
+    out: Path | None = None
+    """Where the site is published and the previous build's lies (None: nowhere)."""
+    staging: Path | None = None
+    """The folder the site is put together in, where the search index is written (None: none)."""
+    previous_size: int | None = None
+    size: int | None = None
+    """A tar's size, which the ledger records (builder.engine.ledger)."""
+
+    def worker_spec(self) -> tuple[str, Path] | None:
+        """Where a worker writes (builder.engine.artifact.open_worker_writer); None: workers cannot,
+        and everything is rendered in the build's process."""
+        return None
+
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
+        """Lends the previous build's file at `path`: never, without one."""
+        return False
+
+    def adopt(self, files: list[Path]) -> None:
+        """Takes in what workers wrote: none write without a `worker_spec`."""
+        raise NotImplementedError
+
+    def add_tree(self, prefix: str, folder: Path) -> None:
+        """Takes in a folder written beside the writer (the search index's): already in place
+        where the writer writes into a folder."""
+
+    def assemble(self) -> None:
+        """Puts the written files together, where there is more to do than write them (a tar)."""
+
+    def written_rows(self) -> Iterator[Written]:  # pragma: no cover - abstract
+        """Every file written or lent, sorted by path, with its check, its place in a tar, its weight
+        and its SHA-256: what the ledger records and what the site weighs."""
+        raise NotImplementedError
+
+    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:  # pragma: no cover - abstract
+        """Every file of the site, sorted by path, with its SHA-256 and size (the manifest's)."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Publishes what was written."""
+
+    def abort(self) -> None:
+        """Drops what was written."""
+
 
 class MemoryWriter(Writer):
+    """Keeps the site in a dict (`files`): a build in memory, as the tests make (builder.build.build)."""
+
     def __init__(self) -> None:
         super().__init__()
         self.files: dict[str, bytes] = {}
@@ -129,6 +178,16 @@ class MemoryWriter(Writer):
 
     def text(self, path: str) -> str:
         return self.files[path].decode("utf-8")
+
+    def written_rows(self) -> Iterator[Written]:
+        for path in sorted(self.files):
+            data = self.files[path]
+            check, sha256 = digests(data)
+            yield path, check, None, weigh(path, data), sha256
+
+    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
+        for path in sorted(self.files):
+            yield path, sha256_hex(self.files[path]), len(self.files[path])
 
 
 class RawFolderWriter(Writer):
@@ -167,9 +226,9 @@ class FolderWriter(Writer):
 
     def __init__(self, out: Path) -> None:
         super().__init__()
-        self.out = out.resolve()
+        self.out: Path = out.resolve()
         self.staging_root = make_staging(self.out, "tmp")
-        self.staging = self.staging_root / "site"
+        self.staging: Path = self.staging_root / "site"
         # mkdtemp makes its folder private; the site root must be readable by the web server and by
         # GitHub Pages, which refuses artifacts with unreadable folders.
         self.staging.mkdir(mode=0o755)
@@ -191,9 +250,6 @@ class FolderWriter(Writer):
         self.written.add(path, check, weigh(path, data), sha256)
 
     kind = "folder"
-    previous_size: int | None = None
-    size: int | None = None
-    """A folder has no size the ledger records (builder.engine.ledger); a tar has."""
 
     def written_rows(self) -> Iterator[Written]:
         """Every file written or lent, with its check, its weight and its SHA-256, sorted by path
