@@ -161,6 +161,8 @@ class TarWriter(Writer):
         """The tar's size, once committed."""
         self._previous_tar: int | None = None
         """The previous tar, open while members are lent from it (`reuse`)."""
+        self._window: tuple[int, bytes] = (0, b"")
+        """The bytes of the previous tar read last (`_previous_record`): where they start, and them."""
         self._assembly: _Assembly | None = None
         self._sealed: set[str] = set()
         """What `seal` wrote into the tar after `assemble`."""
@@ -185,9 +187,7 @@ class TarWriter(Writer):
             return False
         offset, length = place
         try:
-            if self._previous_tar is None:
-                self._previous_tar = os.open(self.out, os.O_RDONLY | os.O_CLOEXEC)
-            record = os.pread(self._previous_tar, length, offset)
+            record = self._previous_record(offset, length)
         except OSError:
             return False
         if len(record) != length or output_check(record) != check:
@@ -196,7 +196,21 @@ class TarWriter(Writer):
         self._segment.written.add(path, check, weight, sha256, (PREVIOUS, offset, length))
         return True
 
+    def _previous_record(self, offset: int, length: int) -> bytes:
+        """Bytes `offset` to `offset + length` of the previous tar, read `WINDOW` at a time: the lend
+        step asks for its members in path order, which is the tar's, so a window read once serves
+        the records of a run of them (hundreds of small pages) instead of a read each."""
+        start, window = self._window
+        if not (start <= offset and offset + length <= start + len(window)):
+            if self._previous_tar is None:
+                self._previous_tar = os.open(self.out, os.O_RDONLY | os.O_CLOEXEC)
+            window = os.pread(self._previous_tar, max(length, WINDOW), offset)
+            start = offset
+            self._window = (start, window)
+        return window[offset - start : offset - start + length]
+
     def _close_previous(self) -> None:
+        self._window = (0, b"")
         if self._previous_tar is not None:
             os.close(self._previous_tar)
             self._previous_tar = None
@@ -297,8 +311,27 @@ COPY = 1 << 20
 """Bytes read from a source at a time when the tar is assembled."""
 
 
+WINDOW = 1 << 20
+"""Bytes of the previous tar read at a time when members are lent from it (`TarWriter.reuse`)."""
+IN_KERNEL = 1 << 20
+"""The shortest run of bytes copied inside the kernel (`_copy`)."""
+
+
 def _copy(source: int, start: int, end: int, target: BinaryIO) -> None:
-    """Copies bytes `start` to `end` of the file open as `source` to `target`."""
+    """Copies bytes `start` to `end` of the file open as `source` to `target`: inside the kernel
+    where it can (`copy_file_range`: the bytes never pass through this process), else read and
+    written a buffer at a time. A short run (most of a cold build's: a member or a few from one
+    worker's segment) is cheaper read and written through the buffer."""
+    try:
+        if end - start >= IN_KERNEL:
+            target.flush()
+        while end - start >= IN_KERNEL:
+            copied = os.copy_file_range(source, target.fileno(), end - start, start)
+            if copied == 0:
+                raise RuntimeError("a segment ends before the members it should hold")
+            start += copied
+    except OSError:
+        pass  # no in-kernel copy between these files (another filesystem on an older kernel, say)
     while start < end:
         chunk = os.pread(source, min(COPY, end - start), start)
         if not chunk:
