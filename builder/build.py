@@ -56,6 +56,7 @@ from builder.engine.grading_system import GradingSystem, ReadContext
 from builder.engine.heap import kept, release, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
+from builder.engine.offers import Offers, taken
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.plan import HELD, OwnedRows, Plan
 from builder.engine.problems import FileOwner, InputFile, ProblemLog
@@ -315,25 +316,34 @@ class Lent:
     theirs: list[list[array[int]]]
     """For each part of the plan held by workers, for each worker, the positions in its list of
     the outputs it renders, each path claimed through the writer."""
+    offers: list[list[Offers]]
+    """… and the outputs it lends if their previous bytes are still those written, else renders
+    (builder.engine.offers), each path claimed through the writer too."""
     count: int
-    """How many outputs were lent."""
+    """How many outputs this process lent (the workers count theirs)."""
 
 
-def lend(plan: Plan, manifest: Manifest | None, writer: Writer, owners: list[Workers]) -> Lent:
-    """Takes from the previous build every output it wrote from the same inputs whose bytes are
-    still those written (builder.engine.incremental), each path claimed through the writer; the
-    path of every other output a worker holds is claimed for it to render. One pass over the plan
-    sorted by path beside the previous build's ledger (`manifest`; None: a build in memory, which
-    has none)."""
-    lent = Lent(set(), [[array("q") for _ in range(o.count)] for o in owners], 0)
+def lend(plan: Plan, manifest: Manifest | None, writer: Writer, owners: list[Workers], scratch: Path | None) -> Lent:
+    """Takes from the previous build every output this process holds that it wrote from the same
+    inputs and whose bytes are still those written (builder.engine.incremental), each path claimed
+    through the writer. The path of every output a worker holds is claimed for it, and the worker
+    is offered the previous bytes of those written from the same inputs (builder.engine.offers,
+    in `scratch`): it lends or renders them. One pass over the plan sorted by path beside the
+    previous build's ledger (`manifest`; None: a build in memory, which has none)."""
+    lent = Lent(set(), [[array("q") for _ in range(o.count)] for o in owners],
+                [[Offers(scratch, f"{part}-{worker}") for worker in range(o.count)] for part, o in enumerate(owners)]
+                if scratch is not None else [], 0)
     pairs = manifest.matched(plan.sorted()) if manifest is not None else ((row, None) for row in plan.sorted())
     for planned, previous in pairs:
-        if previous is not None and writer.reuse(planned.path, *previous):
-            lent.count += 1
-            if planned.part == HELD:
+        if planned.part == HELD:
+            if previous is not None and writer.reuse(planned.path, *previous):
+                lent.count += 1
                 lent.held.add(planned.path)
-        elif planned.part != HELD:
-            writer.reserve(planned.path)
+            continue
+        writer.reserve(planned.path)
+        if previous is not None:
+            lent.offers[planned.part][planned.owner].add((planned.position, planned.path, *previous))
+        else:
             lent.theirs[planned.part][planned.owner].append(planned.position)
     return lent
 
@@ -424,23 +434,26 @@ where to write) going in and timings (and, for a tar, where each member landed) 
 
 
 def _render_with(
-    renderer: Renderer, outputs: Sequence[Output], indices: Sequence[int], spec: WorkerSpec, base_path: str,
-) -> tuple[int, float, float, list[Any], list[Path]]:
-    """In a worker: renders `outputs[indices]` and writes them through a writer of its own
-    (`open_worker_writer`, which claims each path again); hands back how many, the seconds spent
-    rendering and writing, where they were written and the files that list the links they hold
-    (builder.engine.links: the worker never holds more than a few pages' links)."""
+    renderer: Renderer, outputs: Sequence[Output], indices: array[int] | Sequence[int], spec: WorkerSpec,
+    base_path: str, offered: Path | None = None,
+) -> tuple[int, float, float, list[Any], list[Path], int]:
+    """In a worker: lends what was `offered` (builder.engine.offers) and renders the rest with
+    `outputs[indices]`, writing them through a writer of its own (`open_worker_writer`, which claims
+    each path again); hands back how many it rendered, the seconds spent rendering and writing, where
+    they were written, the files that list the links they hold (builder.engine.links: the worker
+    never holds more than a few pages' links) and how many it lent."""
     writer = open_worker_writer(spec)
     links = LinkLog(base_path, spill=worker_scratch(spec))
     try:
+        lent, indices = taken(writer, offered, array("q", indices)) if offered is not None else (0, indices)
         timings = _render_indices(renderer, outputs, indices, writer, links=links)
-        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush()
+        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush(), lent
     finally:
         writer.close()
 
 
 def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSpec]
-                       ) -> tuple[int, float, float, list[Any], list[Path]]:
+                       ) -> tuple[int, float, float, list[Any], list[Path], int]:
     """In a render worker (`_render_in_workers`): renders a chunk of the inherited outputs."""
     start, end, spec = argument
     config: SiteConfig = _SHARED["config"]
@@ -464,7 +477,7 @@ def _render_in_workers(
         spec = writer.worker_spec()
         assert spec is not None  # forked only for a writer that has one (`fork_renderers`)
         chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
-        for _, (count, _, wrote, written, targets) in pool.share(_render_chunk_task, chunks):
+        for _, (count, _, wrote, written, targets, _) in pool.share(_render_chunk_task, chunks):
             done += count
             write_total += wrote
             writer.adopt(written)
@@ -503,30 +516,35 @@ def start_search(
     return index
 
 
-def _render_owned_task(state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, array[int]]
-                       ) -> tuple[int, float, float, list[Any], list[Path]]:
-    """In a worker that read its outputs (builder.engine.workers): renders the given ones of its own."""
-    site, config, spec, indices = argument
-    return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path)
+def _render_owned_task(
+    state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, array[int], Path | None],
+) -> tuple[int, float, float, list[Any], list[Path], int]:
+    """In a worker that read its outputs (builder.engine.workers): lends or renders what it was
+    offered, and renders the given ones of its own."""
+    site, config, spec, indices, offered = argument
+    return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path, offered)
 
 
 def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, spec: WorkerSpec,
-                theirs: list[array[int]]) -> None:
-    """Sets each worker rendering the outputs of its own the lend step claimed for it (`Lent.theirs`),
-    in the order it planned them: the lend step found them by path, and a worker loads a source's
-    outputs once for a run of them (builder.engine.records)."""
-    owners.start_each(_render_owned_task,
-                      [(site, config, spec, array("q", sorted(mine))) for mine in theirs])
+                theirs: list[array[int]], offers: list[Offers]) -> None:
+    """Sets each worker lending what it was offered and rendering the rest of the outputs of its own
+    the lend step claimed for it (`Lent`), in the order it planned them: the lend step found them by
+    path, and a worker loads a source's outputs once for a run of them (builder.engine.records)."""
+    owners.start_each(_render_owned_task, [(site, config, spec, array("q", sorted(mine)), offered.close())
+                                           for mine, offered in zip(theirs, offers, strict=True)])
 
 
-def collect_owned(owners: Workers, writer: Writer, links: LinkLog) -> float:
-    """Waits for the workers' rendering; returns their writing time as a share of the wall time."""
+def collect_owned(owners: Workers, writer: Writer, links: LinkLog) -> tuple[float, int]:
+    """Waits for the workers' rendering; returns their writing time as a share of the wall time, and
+    how many outputs they lent."""
     wrote = 0.0
-    for _, _, writing, written, targets in owners.collect():
+    lent = 0
+    for _, _, writing, written, targets, taken_over in owners.collect():
         wrote += writing
+        lent += taken_over
         writer.adopt(written)
         links.merge(targets)
-    return wrote / owners.count
+    return wrote / owners.count, lent
 
 
 def manifest_targets(paths: Iterable[str], inputs: Iterable[str]) -> list[str]:
@@ -660,7 +678,7 @@ def _build(
         engine = engine_key(config, {k: v for k, v in site.items() if k not in UNKEYED_SITE_VALUES},
                             (name for c in present for name in c.system.records.shaping))
         manifest = Manifest(writer.out, engine, writer.kind, writer.previous_size) if writer.out is not None else None
-        lent = lend(plan, manifest, writer, owners)
+        lent = lend(plan, manifest, writer, owners, scratch)
         # build-report.json is written last, once the rest of the site is weighed (below).
         writer.hold(urls.BUILD_REPORT)
         release()
@@ -678,14 +696,17 @@ def _build(
         forked = time.perf_counter() - rendering
         if index is not None:
             index.start()  # if it waited for the render workers' fork: its threads and pipes only now
-        for o, theirs in zip(owners, lent.theirs, strict=True):
+        for o, theirs, offers in zip(owners, lent.theirs, lent.offers, strict=True):
             assert spec is not None  # reader workers are forked only for a writer that has one
-            start_owned(o, site, config, spec, theirs)
+            start_owned(o, site, config, spec, theirs, offers)
         timings.update(render(outputs, site, config, writer, links, progress, todo, renderers))
         renderers = None  # closed by render
         timings["render"] += forked
+        for o in owners:
+            wrote, taken_over = collect_owned(o, writer, links)
+            timings["write"] += wrote
+            timings["reused"] += taken_over
         if owners:
-            timings["write"] += sum(collect_owned(o, writer, links) for o in owners)
             timings["render"] = time.perf_counter() - rendering - timings["write"]
         del lent
         timings["write"] += write_static(writer)

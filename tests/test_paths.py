@@ -139,7 +139,7 @@ def test_a_render_workers_writer_claims_each_path_once_and_refuses_an_unsafe_one
     for kind in ("folder", "tar"):
         staging = tmp_path / kind
         staging.mkdir()
-        writer = open_worker_writer((kind, staging))
+        writer = open_worker_writer((kind, staging, tmp_path / f"previous-{kind}"))
         try:
             writer.write("a/index.html", "<p>one</p>")
             with pytest.raises(DuplicateOutput, match="same path"):

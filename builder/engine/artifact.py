@@ -93,11 +93,13 @@ class SegmentWriter(Writer):
     the scratch folder (builder.engine.written). A render worker's writer: it writes through
     `Writer.write`, so each path is claimed (`reserve`) here as well as by the parent's writer."""
 
-    def __init__(self, folder: Path, name: str) -> None:
+    def __init__(self, folder: Path, name: str, previous: Path | None = None) -> None:
         super().__init__()
         self.name = name
         self._file = open(folder / name, "ab")  # noqa: SIM115 - closed by close()
         self.written = WrittenLog(folder / "scratch", name)
+        self.previous = PreviousTar(previous) if previous is not None else None
+        """The previous tar, which `reuse` lends from."""
 
     def append(self, path: str, data: bytes) -> tuple[Entry, str]:
         """Appends `path`'s member record; returns where it is and its check (`output_check`)."""
@@ -110,6 +112,15 @@ class SegmentWriter(Writer):
         entry, check = self.append(path, data)
         self.written.add(path, check, weigh(path, data), sha256_hex(data), entry)
 
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
+        """As `TarWriter.reuse`, in a worker, for a path the build's writer claimed for it."""
+        if self.previous is None or not self.previous.holds(place, check):
+            return False
+        assert place is not None
+        self.reserve(path, place[1])
+        self.written.add(path, check, weight, sha256, (PREVIOUS, *place))
+        return True
+
     def flush(self) -> None:
         self._file.flush()
 
@@ -121,24 +132,68 @@ class SegmentWriter(Writer):
     def close(self) -> None:
         self._file.close()
         self.written.close()
+        if self.previous is not None:
+            self.previous.close()
 
 
-WorkerSpec = tuple[str, Path]
+class PreviousTar:
+    """The tar a rebuild lends members from, read `WINDOW` bytes at a time: members are lent in
+    path order, which is the tar's, so a window read once serves the records of a run of them
+    (hundreds of small pages) instead of a read each."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._descriptor: int | None = None
+        self._window: tuple[int, bytes] = (0, b"")
+
+    def holds(self, place: tuple[int, int] | None, check: str) -> bool:
+        """Whether the member record at `place` (offset, length), as the ledger says, still has the
+        check recorded when it was written (`output_check`)."""
+        if place is None:
+            return False
+        offset, length = place
+        try:
+            record = self._record(offset, length)
+        except OSError:
+            return False
+        return len(record) == length and output_check(record) == check
+
+    def _record(self, offset: int, length: int) -> bytes:
+        start, window = self._window
+        if not (start <= offset and offset + length <= start + len(window)):
+            if self._descriptor is None:
+                self._descriptor = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            window = os.pread(self._descriptor, max(length, WINDOW), offset)
+            start = offset
+            self._window = (start, window)
+        return window[offset - start : offset - start + length]
+
+    def close(self) -> None:
+        self._window = (0, b"")
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+
+WorkerSpec = tuple[str, Path, Path]
 """What a worker process needs to open its own writer into a build's staging area, from any
-process (`open_worker_writer`): a tar segment of its own, or the staging folder itself."""
+process (`open_worker_writer`): the kind (a tar segment of its own, or the staging folder itself),
+the staging area, and the previous site, which it lends from (`reuse`)."""
 
 
 def worker_scratch(spec: WorkerSpec) -> Path:
     """A folder in the build's staging area, outside the site, where a worker keeps what it hands
     the build's process by name (the links it found, builder.engine.links): removed with the
     staging area."""
-    kind, staging = spec
+    kind, staging, _ = spec
     return (staging if kind == "tar" else staging.parent) / "scratch"
 
 
 def open_worker_writer(spec: WorkerSpec) -> SegmentWriter | RawFolderWriter:
-    kind, staging = spec
-    return SegmentWriter(staging, f"segment-{os.getpid()}") if kind == "tar" else RawFolderWriter(staging)
+    kind, staging, previous = spec
+    if kind == "tar":
+        return SegmentWriter(staging, f"segment-{os.getpid()}", previous)
+    return RawFolderWriter(staging, previous)
 
 
 class TarWriter(Writer):
@@ -159,10 +214,8 @@ class TarWriter(Writer):
         """The size of the tar a rebuild lends from, which its ledger must describe."""
         self.size: int | None = None
         """The tar's size, once committed."""
-        self._previous_tar: int | None = None
+        self._previous = PreviousTar(self.out)
         """The previous tar, open while members are lent from it (`reuse`)."""
-        self._window: tuple[int, bytes] = (0, b"")
-        """The bytes of the previous tar read last (`_previous_record`): where they start, and them."""
         self._assembly: _Assembly | None = None
         self._sealed: set[str] = set()
         """What `seal` wrote into the tar after `assemble`."""
@@ -183,42 +236,17 @@ class TarWriter(Writer):
         the ledger's, of the same bytes: builder.engine.weight). The bytes
         read here are the ones `assemble` copies a moment later, so they are read from the page
         cache the second time."""
-        if place is None:
+        if not self._previous.holds(place, check):
             return False
-        offset, length = place
-        try:
-            record = self._previous_record(offset, length)
-        except OSError:
-            return False
-        if len(record) != length or output_check(record) != check:
-            return False
-        self.reserve(path, length)
-        self._segment.written.add(path, check, weight, sha256, (PREVIOUS, offset, length))
+        assert place is not None
+        self.reserve(path, place[1])
+        self._segment.written.add(path, check, weight, sha256, (PREVIOUS, *place))
         return True
-
-    def _previous_record(self, offset: int, length: int) -> bytes:
-        """Bytes `offset` to `offset + length` of the previous tar, read `WINDOW` at a time: the lend
-        step asks for its members in path order, which is the tar's, so a window read once serves
-        the records of a run of them (hundreds of small pages) instead of a read each."""
-        start, window = self._window
-        if not (start <= offset and offset + length <= start + len(window)):
-            if self._previous_tar is None:
-                self._previous_tar = os.open(self.out, os.O_RDONLY | os.O_CLOEXEC)
-            window = os.pread(self._previous_tar, max(length, WINDOW), offset)
-            start = offset
-            self._window = (start, window)
-        return window[offset - start : offset - start + length]
-
-    def _close_previous(self) -> None:
-        self._window = (0, b"")
-        if self._previous_tar is not None:
-            os.close(self._previous_tar)
-            self._previous_tar = None
 
     def worker_spec(self) -> WorkerSpec:
         """Where a worker writes (`open_worker_writer`): a segment of its own, the paths reserved
-        here first."""
-        return ("tar", self.staging)
+        here first; and lends from: the previous tar."""
+        return ("tar", self.staging, self.out)
 
     def adopt(self, files: list[Path]) -> None:
         """The files that list the members a worker wrote, for paths this writer had reserved,
@@ -282,7 +310,7 @@ class TarWriter(Writer):
         return heapq.merge(first, later)
 
     def commit(self) -> None:
-        self._close_previous()
+        self._previous.close()
         self.seal()
         assert self._assembly is not None
         self._segment.close()
@@ -300,7 +328,7 @@ class TarWriter(Writer):
         return self.out if name == PREVIOUS else self.staging / name
 
     def abort(self) -> None:
-        self._close_previous()
+        self._previous.close()
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()

@@ -130,9 +130,10 @@ class Writer:
     size: int | None = None
     """A tar's size, which the ledger records (builder.engine.ledger)."""
 
-    def worker_spec(self) -> tuple[str, Path] | None:
-        """Where a worker writes (builder.engine.artifact.open_worker_writer); None: workers cannot,
-        and everything is rendered in the build's process."""
+    def worker_spec(self) -> tuple[str, Path, Path] | None:
+        """Where a worker writes and lends from (builder.engine.artifact.open_worker_writer): the
+        writer's kind, its staging folder and the previous site. None: workers cannot, and
+        everything is rendered in the build's process."""
         return None
 
     def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
@@ -195,9 +196,11 @@ class RawFolderWriter(Writer):
     paths the parent's writer has already reserved and checked. It writes through `Writer.write`
     all the same, so every path a worker writes is claimed (`reserve`) in the worker too."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, previous: Path | None = None) -> None:
         super().__init__()
         self.root = root
+        self.previous = previous
+        """The previous site, which `reuse` lends from."""
         self._made: set[str] = set()
         self.written = WrittenLog(root.parent / "scratch", str(os.getpid()))
 
@@ -210,6 +213,14 @@ class RawFolderWriter(Writer):
             handle.write(data)
         check, sha256 = digests(data)
         self.written.add(path, check, weigh(path, data), sha256)
+
+    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
+        """As `FolderWriter.reuse`, in a worker, for a path the build's writer claimed for it."""
+        if self.previous is None or not lend_file(self.previous, self.root, self._made, path, check):
+            return False
+        self.reserve(path)
+        self.written.add(path, check, weight, sha256)
+        return True
 
     def drain(self) -> list[Path]:
         """The files are in the shared staging folder already: what goes back is the name of the
@@ -258,10 +269,10 @@ class FolderWriter(Writer):
                                                                        self.scratch):
             yield path, check, None, (size, gzipped), sha256
 
-    def worker_spec(self) -> tuple[str, Path]:
+    def worker_spec(self) -> tuple[str, Path, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
-        staging folder, the paths reserved here first."""
-        return ("folder", self.staging)
+        staging folder, the paths reserved here first; and lends from: the previous site."""
+        return ("folder", self.staging, self.out)
 
     def adopt(self, files: list[Path]) -> None:
         """Workers' files are in the staging folder already: the files that list their checks are
@@ -274,25 +285,9 @@ class FolderWriter(Writer):
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
         when the file is gone or was changed since: it is rendered again. `weight` and `sha256`: the
         ledger's, of the same bytes (builder.engine.weight)."""
-        source = self.out / path
-        try:
-            handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
+        if not lend_file(self.out, self.staging, self._made, path, check):
             return False
-        with os.fdopen(handle, "rb") as file:
-            data = file.read()
-        if output_check(data) != check:
-            return False
-        self.reserve(path, len(data))
-        target = self.staging / path
-        folder = os.path.dirname(path)
-        if folder and folder not in self._made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(folder)
-        try:
-            os.link(source, target)
-        except OSError:
-            target.write_bytes(data)
+        self.reserve(path, weight[0])
         self.written.add(path, check, weight, sha256)
         return True
 
@@ -320,3 +315,29 @@ class FolderWriter(Writer):
     def abort(self) -> None:
         self.written.close()
         remove_staging(self.staging_root)
+
+
+def lend_file(previous: Path, staging: Path, made: set[str], path: str, check: str) -> bool:
+    """Puts the previous site's file at `path` into `staging`, if its bytes still have `check` (what
+    the ledger recorded when it was written): a hard link where the filesystem allows one (the old
+    site sits beside the staging folder), a copy otherwise. False when the file is gone or was
+    changed since. `made`: the folders made in `staging` so far, added to."""
+    source = previous / path
+    try:
+        handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    with os.fdopen(handle, "rb") as file:
+        data = file.read()
+    if output_check(data) != check:
+        return False
+    target = staging / path
+    folder = os.path.dirname(path)
+    if folder and folder not in made:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made.add(folder)
+    try:
+        os.link(source, target)
+    except OSError:
+        target.write_bytes(data)
+    return True
