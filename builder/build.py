@@ -1,4 +1,5 @@
-"""The build, read top to bottom in `_build`:
+"""The build: `build()`, the one way to build a site, into a folder, a tar or memory, read top to
+bottom in `_build`:
 
 claim → read → load → plan → check → lend → render → links → search → weigh → commit
 
@@ -11,7 +12,9 @@ claim → read → load → plan → check → lend → render → links → sea
 4. **check** that every output path, a worker's too, is unique and safe, before anything is
    rendered anywhere.
 5. **lend** what the previous build wrote from the same inputs, its bytes unchanged
-   (builder.engine.incremental), and claim through the writer every other path a worker renders;
+   (builder.engine.incremental), and claim through the writer every path a worker holds: the
+   worker lends those the previous build wrote from the same inputs, if their bytes are unchanged,
+   and renders the rest (builder.engine.offers);
    **render** the rest and write everything through one writer into a staging folder beside the
    output; the **links** of every page rendered are then checked against what was written.
 6. **search**: wait for Pagefind, which indexed meanwhile; **weigh** the site (what every file
