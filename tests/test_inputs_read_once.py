@@ -23,6 +23,8 @@ from corpus import definition, report, scores, tool_score, write_capture
 
 from builder.build import build
 from builder.config import SiteConfig
+from builder.sources.datafolder import read_regular
+from builder.sources.input_files import reading
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANT = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})(\.\d+)?Z")
@@ -153,3 +155,20 @@ def test_each_input_file_is_opened_once_per_build(tmp_path: Path) -> None:
     score.write_text(json.dumps(json.loads(score.read_bytes()), indent=3), encoding="utf-8")
     files.add(f"servers/{server.name}/notes.txt")
     assert opens(data, tmp_path / "two", log, workers=2) == Counter(dict.fromkeys(files, 1))
+
+
+def test_a_source_holds_the_bytes_it_read_up_to_its_budget(tmp_path: Path) -> None:
+    """Reading a file again for the same source takes the bytes held, unless holding them would
+    pass the budget: then it is read from the disk again, and its row is right either way."""
+    small, large = tmp_path / "a.json", tmp_path / "b-2026-01-02T03-04-05Z.json"
+    small.write_bytes(b'{"generatedAt": "2026-05-05T00:00:00Z"}')
+    large.write_bytes(b"[" + b"1," * 100 + b"1]")
+    with reading(tmp_path, held_bytes=len(small.read_bytes()) + 10) as reads:
+        first = read_regular(small, 1 << 20), read_regular(large, 1 << 20)
+        assert reads.held(small) is first[0] and reads.held(large) is None
+        assert read_regular(small, 1 << 20) is first[0]  # not read again
+        assert read_regular(large, 1 << 20) == first[1] and read_regular(large, 1 << 20) is not first[1]
+    expected = expected_rows(tmp_path)
+    assert [[row.path, row.sha256, row.size, row.generated_at] for row in reads.inputs()] == [
+        [name, *expected[name]] for name in ("a.json", "b-2026-01-02T03-04-05Z.json")]
+    assert reads.held(small) is None  # let go once the rows are made

@@ -107,8 +107,10 @@ class _Read:
 class InputReads:
     """The files of the data folder read while one source is read, by their path in it."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, held_bytes: int = HELD_BYTES) -> None:
         self.data_dir = data_dir
+        self.held_bytes = held_bytes
+        """The most bytes held at once (`HELD_BYTES`)."""
         self._reads: dict[str, _Read] = {}
         self._held = 0
 
@@ -131,7 +133,7 @@ class InputReads:
             return
         read = _Read(raw)
         self._reads[name] = read
-        if self._held + len(raw) > HELD_BYTES:
+        if self._held + len(raw) > self.held_bytes:
             read.known(name)  # its digest and date now, so its bytes need not be held
         else:
             self._held += len(raw)
@@ -159,9 +161,9 @@ def active() -> InputReads | None:
 
 
 @contextlib.contextmanager
-def reading(data_dir: Path) -> Iterator[InputReads]:
-    """The files read inside the block, recorded (`InputReads`)."""
-    reads = InputReads(data_dir)
+def reading(data_dir: Path, held_bytes: int = HELD_BYTES) -> Iterator[InputReads]:
+    """The files of `data_dir` read inside the block, recorded (`InputReads`)."""
+    reads = InputReads(data_dir, held_bytes)
     _ACTIVE.append(reads)
     try:
         yield reads
