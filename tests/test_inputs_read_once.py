@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -172,3 +173,17 @@ def test_a_source_holds_the_bytes_it_read_up_to_its_budget(tmp_path: Path) -> No
     assert [[row.path, row.sha256, row.size, row.generated_at] for row in reads.inputs()] == [
         [name, *expected[name]] for name in ("a.json", "b-2026-01-02T03-04-05Z.json")]
     assert reads.held(small) is None  # let go once the rows are made
+
+
+def test_a_file_read_by_another_thread_is_no_read_of_the_source(tmp_path: Path) -> None:
+    """What is recorded is what this thread reads while the source is read, not what another
+    thread of the build reads meanwhile."""
+    mine, theirs = tmp_path / "mine.txt", tmp_path / "theirs.txt"
+    mine.write_bytes(b"mine")
+    theirs.write_bytes(b"theirs")
+    with reading(tmp_path) as reads:
+        read_regular(mine, 100)
+        other = threading.Thread(target=read_regular, args=(theirs, 100))
+        other.start()
+        other.join()
+    assert [row.path for row in reads.inputs()] == ["mine.txt"]

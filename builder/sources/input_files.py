@@ -22,6 +22,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -152,20 +153,21 @@ class InputReads:
         return found
 
 
-_ACTIVE: list[InputReads] = []
+_ACTIVE: ContextVar[InputReads | None] = ContextVar("input_reads", default=None)
+"""The reads of the source being read, in this thread (another thread of the build reads for no source)."""
 
 
 def active() -> InputReads | None:
     """The reads of the source being read (None when no source is)."""
-    return _ACTIVE[-1] if _ACTIVE else None
+    return _ACTIVE.get()
 
 
 @contextlib.contextmanager
 def reading(data_dir: Path, held_bytes: int = HELD_BYTES) -> Iterator[InputReads]:
     """The files of `data_dir` read inside the block, recorded (`InputReads`)."""
     reads = InputReads(data_dir, held_bytes)
-    _ACTIVE.append(reads)
+    token = _ACTIVE.set(reads)
     try:
         yield reads
     finally:
-        _ACTIVE.pop()
+        _ACTIVE.reset(token)
