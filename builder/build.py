@@ -717,9 +717,10 @@ def _build(
         # is committed (a page lent by the previous build was checked when it was rendered, and its
         # inputs have not changed since).
         close(present)  # the workers' memory is free before the links are checked and the tar put together
-        # every input, hashed: the manifest, written last, lists them, and pages link to its parts
+        # every input, hashed: the manifest, written last, lists them, and pages link to its parts;
+        # each file a reader read is listed as it was read, not read again
         manifesting = time.perf_counter()
-        inputs = manifest_format.read_inputs(data_dir)
+        inputs = manifest_format.read_inputs(data_dir, (i for c in present for i in c.read.inputs))
         timings["manifest"] = time.perf_counter() - manifesting
         links.check(chain(writer.paths, manifest_targets(writer.paths, (i.path for i in inputs))), scratch)
         settle()  # and what the writer holds (the paths claimed) lives to the end too

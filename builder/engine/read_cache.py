@@ -15,6 +15,7 @@ class ReadCache:
     an entry is what reading one server gave, under the hash of everything its read depends on (its
     id and slug, its files' bytes, the name and kind of every stray in its folder: reader.folder_digest),
     the builder's code and templates, and the site settings: a rebuild reads only the servers whose key is not here.
+    An entry carries its files' rows of the manifest (builder.sources.input_files): the key covers their bytes.
     Each entry carries a count (how many outputs it plans) that can be had without unpickling it,
     and a hash of its bytes: an entry that was cut short or damaged is read as missing."""
 

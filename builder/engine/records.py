@@ -27,7 +27,7 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
@@ -44,6 +44,8 @@ from builder.engine.render import Renderer
 from builder.engine.search import SearchDoc
 from builder.engine.workers import Workers
 from builder.pages.page import DataFile, Output, Page
+from builder.sources import input_files
+from builder.sources.input_files import Input
 from builder.store.spool import Spool
 from builder.store.tables import load_file
 
@@ -157,6 +159,9 @@ class Records:
     spool: Spool
     """Each record's DuckDB rows and search document, appended as they were read."""
     owners: Workers | None
+    inputs: list[Input] = field(default_factory=list)
+    """Each file of the data folder its sources read, as the manifest lists it (read once:
+    builder.sources.input_files)."""
 
     def search_docs(self) -> Iterator[SearchDoc]:
         """Every record's search document, rendered, in the sources' order (asked for once, before
@@ -211,6 +216,9 @@ class _Entry:
     """Its outputs: path, key, whether it is a page."""
     log: ProblemLog
     gathered: Any
+    inputs: tuple[Input, ...] = ()
+    """The files of the data folder the source read, as the manifest lists them (the read cache's
+    key covers their bytes, so a cached entry's are still right)."""
 
 
 @dataclass(frozen=True)
@@ -341,14 +349,19 @@ def _read_sources(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -
     start = len(outputs)
     keys, entries = [], []
     for source in sources:
-        digest = system.digest(source) if cache is not None else None
-        key = content_key(reading.code, digest) if digest is not None else ""
-        cached = cache.load(key) if cache is not None else None
+        # Each file is read once: hashing the source for its key reads its files, and reading it
+        # takes the bytes held (builder.sources.input_files).
+        with input_files.reading(reading.data_dir) as reads:
+            digest = system.digest(source) if cache is not None else None
+            key = content_key(reading.code, digest) if digest is not None else ""
+            cached = cache.load(key) if cache is not None else None
+            if cached is None or digest is None:
+                entry, made = read_source(system, source, reading.data_dir, reading.config, digest, renderer)
+                entry = replace(entry, inputs=reads.inputs())
         if cached is not None and digest is not None:
             count, data = cached
             outputs.extend([_Deferred(source, digest, reading, len(outputs), count)] * count)
         else:
-            entry, made = read_source(system, source, reading.data_dir, reading.config, digest, renderer)
             data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
             if cache is not None:
                 cache.store(key, len(made), data)
@@ -363,9 +376,9 @@ def _read_sources(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -
 
 
 def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool, owned: OwnedRows | None,
-             log: ProblemLog, results: Iterable[tuple[int, _Chunk]]) -> set[str]:
-    """Takes each chunk's entries in (and, for a worker's, adds the outputs it holds to `owned`);
-    returns the cache keys seen."""
+             log: ProblemLog, results: Iterable[tuple[int, _Chunk]], inputs: list[Input]) -> set[str]:
+    """Takes each chunk's entries in (and, for a worker's, adds the outputs it holds to `owned`;
+    the files each read, to `inputs`); returns the cache keys seen."""
     keys: set[str] = set()
     for owner, chunk in results:
         position = chunk.start
@@ -378,6 +391,7 @@ def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool,
                 spool.append_json(SEARCH_DOCS, entry.search)
             log.merge(entry.log)
             gathering.take(entry.gathered, spool)
+            inputs.extend(entry.inputs)
             if owner >= 0 and owned is not None:
                 owned.add([(path, key, page, owner, position + offset)
                            for offset, (path, key, page) in enumerate(entry.planned)])
@@ -414,26 +428,29 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     outputs: list[Output] = []
     owners: Workers | None = None
     held_by_workers: OwnedRows | None = None
+    inputs: list[Input] = []
     if owned:
         owners = Workers(context.workers)
         held_by_workers = OwnedRows(spool.folder / "owned")
         try:
             # The workers go on reading while the first chunks are taken in here.
             keys = _take_in(system, gathering, spool, held_by_workers, context.log,
-                            owners.share(_read_chunk, chunks))
+                            owners.share(_read_chunk, chunks), inputs)
         except BaseException:
             owners.close()
             raise
     else:
         state: dict[str, Any] = {}
         keys = _take_in(system, gathering, spool, None, context.log,
-                        [(-1, _read_chunk(state, chunk)) for chunk in chunks])
+                        [(-1, _read_chunk(state, chunk)) for chunk in chunks], inputs)
         outputs.extend(state.get("outputs", []))
     spool.finish()
     if folder is not None:
         ReadCache(folder).keep_only(keys)
     try:
-        corpus = gathering.finish(context, outputs, spool)
+        with input_files.reading(context.data_dir) as reads:  # what finishing reads (TDQS: index.json)
+            corpus = gathering.finish(context, outputs, spool)
+        inputs.extend(reads.inputs())
     except BaseException:
         if owners is not None:
             owners.close()
@@ -445,4 +462,4 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
         return None
     if held_by_workers is not None:
         held_by_workers.finish()
-    return Records(corpus, outputs, held_by_workers, system.tables, spool, owners)
+    return Records(corpus, outputs, held_by_workers, system.tables, spool, owners, inputs)

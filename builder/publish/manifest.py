@@ -37,15 +37,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from builder.dates import days_before
 from builder.running_wheel import DISTRIBUTION
+from builder.sources.input_files import Input, generated_at, named_at
 from builder.urls import manifest_part, manifest_part_file
 
 VERSION = 2
@@ -79,20 +78,6 @@ def header(settings: dict[str, Any], data_as_of: str | None) -> dict[str, Any]:
             "rubrics": {"tdqs": tdqs, **RUBRICS}, "settings": settings, "dataAsOf": data_as_of}
 
 
-@dataclass(frozen=True)
-class Input:
-    """An input file: its path in the data folder, SHA-256, size, and when it says it was made."""
-
-    path: str
-    sha256: str
-    size: int
-    generated_at: str | None = None
-
-    def age_days(self, data_as_of: str | None) -> int | None:
-        """Whole days from `generated_at` to `data_as_of` (None when either is unknown)."""
-        return days_before(self.generated_at, data_as_of)
-
-
 def input_paths(data_dir: Path) -> list[str]:
     """Every file of the data folder (hidden names left out), relative to it, sorted."""
     found: list[str] = []
@@ -104,14 +89,15 @@ def input_paths(data_dir: Path) -> list[str]:
     return sorted(found)
 
 
-def read_inputs(data_dir: Path) -> list[Input]:
-    """Every file of the data folder (`input_paths`), each hashed; a JSON file's top-level
-    `generatedAt` too, when it has one (a capture's, a report's)."""
+def read_inputs(data_dir: Path, read: Iterable[Input] = ()) -> list[Input]:
+    """Every file of the data folder (`input_paths`), each hashed, with when it says it was made
+    (`input_files.generated_at`). `read`: what the build's readers read of it
+    (builder.sources.input_files), taken as they read it; only the other files are read here."""
+    known = {item.path: item for item in read}
     found: list[Input] = []
     for relative in input_paths(data_dir):
-        path = data_dir / relative
-        digest, size = sha256_file(path)
-        found.append(Input(relative, digest, size, _generated_at(path)))
+        item = known.get(relative)
+        found.append(item if item is not None else _read_input(data_dir, relative))
     return found
 
 
@@ -120,26 +106,14 @@ def part_files(paths: Iterable[str]) -> set[str]:
     return {manifest_part_file(folder) for folder in {manifest_part(path) for path in paths} if folder}
 
 
-NAMED_AT = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})(\.\d+)?Z")
-"""An instant in a file's name, as captures are named (`2026-05-16T08-53-48Z.tools.json`)."""
-
-
-def _generated_at(path: Path) -> str | None:
-    """When a file says it was made: a JSON file's top-level `generatedAt` (a capture's, a
-    report's), else the last instant its name holds (a tools/list's), else None."""
-    value = None
-    if path.suffix == ".json":
-        try:
-            value = json.loads(path.read_bytes()).get("generatedAt")
-        except (ValueError, AttributeError, OSError):
-            value = None
-    if isinstance(value, str):
-        return value
-    named = NAMED_AT.findall(path.name)
-    if not named:
-        return None
-    day, hours, minutes, seconds, fraction = named[-1]
-    return f"{day}T{hours}:{minutes}:{seconds}{fraction}Z"
+def _read_input(data_dir: Path, relative: str) -> Input:
+    """The manifest's row for a file no reader read: a JSON file read whole (its `generatedAt`),
+    any other hashed a megabyte at a time (its date is in its name, if anywhere)."""
+    path = data_dir / relative
+    if path.suffix != ".json":
+        return Input(relative, *sha256_file(path), named_at(relative))
+    raw = path.read_bytes()
+    return Input(relative, hashlib.sha256(raw).hexdigest(), len(raw), generated_at(relative, raw))
 
 
 def stale(inputs: Iterable[Input], data_as_of: str | None, days: int) -> list[tuple[str, Input, int]]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from builder.engine.problems import ProblemLog
+from builder.sources import input_files
 
 Kind = Literal["file", "folder", "link", "special", "missing"]
 
@@ -119,7 +120,20 @@ def report_skipped(skipped: list[Path], data_dir: Path, system: str, log: Proble
 
 def read_regular(path: Path, max_bytes: int) -> bytes:
     """The bytes of the regular file `path`, at most `max_bytes` of them: a link, a special file
-    or a larger file raises `Unreadable` without being read (a special file is not even opened)."""
+    or a larger file raises `Unreadable` without being read (a special file is not even opened).
+    While a source is read (`input_files.reading`), a file it read before is not read again, and
+    each file read is recorded for the manifest."""
+    reads = input_files.active()
+    held = reads.held(path) if reads is not None else None
+    if held is not None and len(held) <= max_bytes:
+        return held
+    raw = _read_regular(path, max_bytes)
+    if reads is not None:
+        reads.record(path, raw)
+    return raw
+
+
+def _read_regular(path: Path, max_bytes: int) -> bytes:
     found = kind(path)
     if found in ("link", "special"):
         raise Unreadable("$", LINK if found == "link" else SPECIAL)

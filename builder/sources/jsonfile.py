@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.engine.problems import ProblemLog, json_path
+from builder.sources import input_files
 from builder.sources.datafolder import Unreadable, read_regular
 
 __all__ = ["MAX_FILE_BYTES", "Unreadable", "json_of_bytes", "load_json_text", "parse_json", "read_json", "relative_name"]
@@ -134,6 +135,9 @@ def read_json(path: Path, data_dir: Path, system: str, log: ProblemLog) -> Any |
     except Unreadable as error:
         log.reject(name, system, error.json_path, error.reason)
         return None
+    reads = input_files.active()
+    if reads is not None:
+        reads.parsed(path, document)
     if document is None:  # JSON `null`: no reader accepts it, and None means "rejected" here
         log.reject(name, system, "$", "the document is null, not a JSON object or array")
         return None
