@@ -34,6 +34,7 @@ from builder.config import SiteConfig
 from builder.engine.assets import TEMPLATES
 from builder.engine.render import Renderer
 from builder.tdqs.pages.search_fields import SearchTool, ServerSearchDoc
+from builder.tdqs.pages.server import StepView
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -203,8 +204,9 @@ KNOWN_GAPS = {
     "no MilestoneView.": (
         "tdqs/server.html's no_effect and naming macros read a coherence step's fields in the branch"
         " for any step not a pattern, while ServerContext.no_effect is list[StepView], which admits a"
-        " MilestoneView; builder/tdqs/tool_reach.py makes a milestone lift the overall tier, so it is"
-        " expected to land in `steps`, never in `no_effect`: an invariant the type does not state."
+        " MilestoneView. builder/tdqs/tool_reach.py makes every milestone lift the overall tier, and"
+        " only when the score is published (coverage_ok), so its gain in published tenths is > 0 and"
+        " server_advice puts it in `steps`, never in `no_effect`: an invariant the type does not state."
     ),
 }
 """Mismatches the checker finds that the models' types allow but the builder is believed never to
@@ -320,6 +322,20 @@ def test_the_check_finds_a_misspelt_field_of_a_macro_parameter() -> None:
     assert _walk_strings({"t": page, "lib": library}, DOC).problems == {"lib:1 reads x.slug: no ServerSearchDoc.slug"}
     assert _walk_strings({"t": "{% import 'lib' as l %}{{ l.n(doc) }}", "lib": library}, DOC).problems == {
         "t:1 reads l.n: no lib.n"
+    }
+
+
+def test_the_check_follows_call_blocks_with_and_tagged_unions() -> None:
+    called = "{% macro m(x) %}{{ x.nmae }}{{ caller() }}{% endmacro %}{% call m(doc) %}hi{% endcall %}"
+    assert _walk_strings({"t": called}, DOC).problems == {"t:1 reads x.nmae: no ServerSearchDoc.nmae"}
+    assert _walk_strings({"t": "{% with d = doc %}{{ d.nmae }}{% endwith %}"}, DOC).problems == {
+        "t:1 reads d.nmae: no ServerSearchDoc.nmae"
+    }
+    # Narrowed by its tag, a milestone's tools are fine; a pattern's count is, a coherence step's is not.
+    tagged = ("{% for s in steps %}{% if s.kind == 'tools' %}{{ s.tools }}{% elif s.kind == 'pattern' %}"
+              "{{ s.count }}{% else %}{{ s.count }}{% endif %}{% endfor %}")
+    assert _walk_strings({"t": tagged}, {"steps": list[StepView]}).problems == {
+        "t:1 reads s.count: no CoherenceStepView.count"
     }
 
 
