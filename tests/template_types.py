@@ -17,197 +17,38 @@ parameter passed only literals, …). Nothing is passed silently.
 from __future__ import annotations
 
 import inspect
-import types
 import typing
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from jinja2 import Environment, nodes
 from jinja2.runtime import LoopContext
 from pydantic import BaseModel
+from template_annotations import (
+    Function,
+    MacroRef,
+    Method,
+    ModuleRef,
+    Types,
+    Unknown,
+    attribute,
+    call_result,
+    elements,
+    is_key,
+    members,
+    returns,
+    type_name,
+    unpacked,
+)
 
 FOLLOWED = "followed"
 
-
-@dataclass(frozen=True)
-class Unknown:
-    """A value of no type the checker can follow, and why."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class Method:
-    """A method read off a value of type `owner`: calling it gives its return annotation."""
-
-    owner: Any
-    name: str
-
-
-@dataclass(frozen=True)
-class Function:
-    """A global function or filter: calling it gives its return annotation."""
-
-    function: Callable[..., Any]
-
-
-@dataclass(frozen=True)
-class MacroRef:
-    template: str
-    name: str
-
-
-@dataclass(frozen=True)
-class ModuleRef:
-    """`{% import "x.html" as m %}`: `m.name` is one of x.html's macros."""
-
-    template: str
-    macros: frozenset[str]
-
-
-Types = frozenset[Any]
 CallSite = tuple[tuple[Types, ...], tuple[tuple[str, Types], ...]]
 """What one call of a macro passes: its positional arguments' types, its keywords' types."""
 ChainKey = tuple[str, int, str, tuple[str, ...]]
 """(template, line, root name, attributes): one `root.a.b` chain of a template."""
-
-
-def _members(annotation: Any) -> list[Any]:
-    """The annotation's possible types: a union's members, None left out (templates guard it)."""
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        return [member for arg in typing.get_args(annotation) for member in _members(arg)]
-    if origin is typing.Annotated:
-        return _members(typing.get_args(annotation)[0])
-    if origin is typing.Literal:
-        return list({type(value) for value in typing.get_args(annotation)})
-    if annotation is type(None) or annotation is None:
-        return []
-    return [annotation]
-
-
-def _hints(target: Any) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(target)
-    except Exception:  # builtins and C types have none
-        return {}
-
-
-def _returns(function: Any, what: str) -> Types:
-    hint = _hints(function).get("return")
-    if hint is None:
-        return frozenset({Unknown(f"the unannotated result of {what}")})
-    if isinstance(hint, typing.TypeVar) or hint is Any:
-        return frozenset({Unknown(f"the untyped ({hint}) result of {what}")})
-    return frozenset(_members(hint))
-
-
-def _name(annotation: Any) -> str:
-    if typing.get_args(annotation):
-        return str(annotation).replace("typing.", "")
-    return getattr(annotation, "__name__", None) or str(annotation)
-
-
-def attribute(annotation: Any, name: str) -> Types | str:
-    """What `value.name` holds for a value of this annotation: its types, or (a string) the
-    `Type.name` the type lacks."""
-    if isinstance(annotation, Unknown):
-        return frozenset({annotation})
-    if annotation is Any:
-        return frozenset({Unknown("a value typed Any")})
-    if isinstance(annotation, Method | Function | MacroRef):
-        return frozenset({Unknown("an attribute of a callable")})
-    if isinstance(annotation, ModuleRef):
-        return frozenset({MacroRef(annotation.template, name)}) if name in annotation.macros else f"{annotation.template}.{name}"
-    cls = typing.get_origin(annotation) or annotation
-    if not inspect.isclass(cls):
-        return frozenset({Unknown(f"a value typed {annotation}")})
-    if issubclass(cls, BaseModel) and name in cls.model_fields:
-        return frozenset(_members(cls.model_fields[name].annotation))
-    hints = {} if issubclass(cls, BaseModel) else _hints(cls)
-    if name in hints:  # a dataclass's or NamedTuple's field
-        return frozenset(_members(hints[name]))
-    member = inspect.getattr_static(cls, name, None)
-    if member is None:
-        if issubclass(cls, Mapping):  # Jinja reads `d.key` as d["key"] when d has no such attribute
-            arguments = typing.get_args(annotation)
-            if not arguments:
-                return frozenset({Unknown(f"a value of an unparameterised {cls.__name__}")})
-            if arguments[1] is Any:
-                return frozenset({Unknown(f"a value of {_name(annotation)}")})
-            return frozenset(_members(arguments[1]))
-        if issubclass(cls, BaseModel) and name.startswith("model_"):
-            return frozenset({Unknown("pydantic's own model_ attribute")})
-        return f"{cls.__name__}.{name}"
-    if isinstance(member, property):
-        return _returns(member.fget, f"{cls.__name__}.{name}")
-    if isinstance(member, cached_property):
-        return _returns(member.func, f"{cls.__name__}.{name}")
-    if callable(member) or isinstance(member, staticmethod | classmethod):
-        return frozenset({Method(annotation, name)})
-    return frozenset({type(member)})
-
-
-def _is_key(annotation: Any, name: str) -> bool:
-    """Whether Jinja reads `value.name` as a mapping's key `value["name"]`: no attribute of that name."""
-    cls = typing.get_origin(annotation) or annotation
-    return inspect.isclass(cls) and issubclass(cls, Mapping) and inspect.getattr_static(cls, name, None) is None
-
-
-def call_result(method: Method) -> Types:
-    """What calling `value.name()` gives: a dict's items, keys and values as lists."""
-    cls = typing.get_origin(method.owner) or method.owner
-    arguments = typing.get_args(method.owner)
-    if issubclass(cls, Mapping) and len(arguments) == 2:
-        key, value = arguments
-        views = {"items": list[tuple[key, value]], "keys": list[key], "values": list[value]}  # type: ignore[valid-type]
-        if method.name in views:
-            return frozenset({views[method.name]})
-        if method.name == "get":
-            return frozenset(_members(value))
-    return _returns(inspect.getattr_static(cls, method.name), f"{_name(method.owner)}.{method.name}()")
-
-
-def elements(annotation: Any) -> Types:
-    """What `for x in value` binds x to."""
-    if isinstance(annotation, Unknown):
-        return frozenset({annotation})
-    cls = typing.get_origin(annotation) or annotation
-    arguments = typing.get_args(annotation)
-    if not inspect.isclass(cls):
-        return frozenset({Unknown(f"an item of {annotation}")})
-    if cls is tuple and arguments:
-        if len(arguments) == 2 and arguments[1] is Ellipsis:
-            return frozenset(_members(arguments[0]))
-        return frozenset(member for argument in arguments for member in _members(argument))
-    if issubclass(cls, str):
-        return frozenset({str})
-    if issubclass(cls, tuple) and hasattr(cls, "_fields"):  # a NamedTuple
-        return frozenset(member for hint in _hints(cls).values() for member in _members(hint))
-    if issubclass(cls, Iterable) and not issubclass(cls, BaseModel):
-        if not arguments:
-            return frozenset({Unknown(f"an item of an unparameterised {cls.__name__}")})
-        if arguments[0] is Any:
-            return frozenset({Unknown(f"an item of {_name(cls)}[Any]")})
-        return frozenset(_members(arguments[0]))
-    return frozenset({Unknown(f"an item of {_name(annotation)}")})
-
-
-def unpacked(annotation: Any, count: int) -> list[Types]:
-    """What `for a, b in …` binds a and b to, for one item of this annotation."""
-    cls = typing.get_origin(annotation) or annotation
-    arguments = typing.get_args(annotation)
-    if cls is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
-        return [frozenset(_members(arguments[0]))] * count
-    if cls is tuple and len(arguments) == count:
-        return [frozenset(_members(argument)) for argument in arguments]
-    if inspect.isclass(cls) and issubclass(cls, tuple) and hasattr(cls, "_fields") and len(cls._fields) == count:
-        hints = _hints(cls)
-        return [frozenset(_members(hints[name])) for name in cls._fields]
-    return [frozenset({Unknown(f"a part of an item of {_name(annotation)}")})] * count
 
 
 def _literals(annotation: Any, name: str) -> tuple[Any, ...] | None:
@@ -239,7 +80,7 @@ def _narrowed(test: nodes.Node, env: dict[str, Types]) -> tuple[dict[str, Types]
     return (then, otherwise) if test.ops[0].op == "eq" else (otherwise, then)
 
 
-SAME_LIST = {"reverse", "list", "sort", "unique", "selectattr", "rejectattr", "batch", "slice"}
+SAME_LIST = {"reverse", "list", "sort", "unique", "selectattr", "rejectattr"}
 ONE_ITEM = {"first", "last", "min", "max", "random"}
 TEXT = {"string", "e", "escape", "safe", "trim", "upper", "lower", "title", "capitalize", "replace",
         "truncate", "join", "format", "striptags", "urlencode", "indent", "center", "tojson", "urlize",
@@ -286,7 +127,8 @@ class Walk:
 
     def template(self, name: str, tree: nodes.Template, context: dict[str, Types]) -> None:
         """Walk one rendered template with the types of the names it is rendered with."""
-        self._tree(name, tree, {**self.globals(), **context})
+        flat = {bound: frozenset(member for kind in kinds for member in members(kind)) for bound, kinds in context.items()}
+        self._tree(name, tree, {**self.globals(), **flat})
 
     def settle(self, rounds: int = 10) -> None:
         """Walk every macro body with its parameters' types, until no call site adds a type."""
@@ -481,9 +323,9 @@ class Walk:
                 outcome = f"{'.'.join([root, *attributes[:index]])} is {' or '.join(reasons)}"
                 current = frozenset(current)
                 break
-            keys = [kind for kind in known if _is_key(kind, name)]
+            keys = [kind for kind in known if is_key(kind, name)]
             if keys and len(keys) == len(known):
-                outcome = f"{'.'.join([root, *attributes[:index]])} is a {_name(keys[0])}, whose keys are not checked"
+                outcome = f"{'.'.join([root, *attributes[:index]])} is a {type_name(keys[0])}, whose keys are not checked"
             found: set[Any] = set()
             for kind in known:
                 result = attribute(kind, name)
@@ -505,13 +347,13 @@ class Walk:
         for kind in base:
             cls = typing.get_origin(kind) or kind
             if inspect.isclass(cls) and issubclass(cls, Mapping) and len(typing.get_args(kind)) == 2:
-                found.update(_members(typing.get_args(kind)[1]))
+                found.update(members(typing.get_args(kind)[1]))
             elif cls is tuple and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, int):
                 arguments = typing.get_args(kind)
                 if len(arguments) == 2 and arguments[1] is Ellipsis:
-                    found.update(_members(arguments[0]))
+                    found.update(members(arguments[0]))
                 elif node.arg.value < len(arguments):
-                    found.update(_members(arguments[node.arg.value]))
+                    found.update(members(arguments[node.arg.value]))
             else:
                 found.update(elements(kind))
         return frozenset(found)
@@ -528,7 +370,7 @@ class Walk:
             if isinstance(kind, Method):
                 found.update(call_result(kind))
             elif isinstance(kind, Function):
-                found.update(_returns(kind.function, getattr(kind.function, "__name__", "a function")))
+                found.update(returns(kind.function, getattr(kind.function, "__name__", "a function")))
             elif isinstance(kind, MacroRef):
                 self._called(kind, positional, keywords)
                 found.add(str)
@@ -567,4 +409,4 @@ class Walk:
         function = self.environment.filters.get(name)
         if function is None:
             return frozenset({Unknown(f"the result of the unknown filter {name}")})
-        return _returns(function, f"the filter {name}")
+        return returns(function, f"the filter {name}")

@@ -19,7 +19,7 @@ value of dict[str, Any], a dict's keys, a namespace() the template sets itself.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,8 @@ from corpus import definition, report, scores, tool_score, write_capture
 from jinja2 import DictLoader, Environment, meta, nodes
 from pydantic import BaseModel
 from site_helpers import build_in_memory
-from template_types import FOLLOWED, ChainKey, Walk, attribute
+from template_annotations import attribute
+from template_types import FOLLOWED, ChainKey, Walk
 
 from builder.config import SiteConfig
 from builder.engine.assets import TEMPLATES
@@ -286,6 +287,10 @@ def test_the_check_finds_a_misspelt_field_of_a_loop_variable() -> None:
     assert found == {"t:1 reads t.nmae: no SearchTool.nmae"}
     nested = "{% for d in docs %}{% for t in d.tools %}{{ loop.index }}{{ t.slug.upper() }}{{ t.slgu }}{% endfor %}{% endfor %}"
     assert _walk_strings({"t": nested}, {"docs": tuple[ServerSearchDoc, ...]}).problems == {"t:1 reads t.slgu: no SearchTool.slgu"}
+    for sequence in (Sequence[SearchTool], tuple[SearchTool, ...], set[SearchTool] | None):
+        assert _walk_strings({"t": "{% for t in ts %}{{ t.nmae }}{% endfor %}"}, {"ts": sequence}).problems == {
+            "t:1 reads t.nmae: no SearchTool.nmae"
+        }
     assert _walk_strings({"t": "{% for t in doc.tools %}{{ loop.indx }}{% endfor %}"}, DOC).problems == {
         "t:1 reads loop.indx: no LoopContext.indx"
     }
@@ -301,6 +306,9 @@ def test_the_check_unpacks_tuples_and_dict_items() -> None:
 
 
 def test_the_check_finds_a_misspelt_field_through_optional_and_set() -> None:
+    assert _walk_strings({"t": "{{ d.about.upper() }}{{ d.nmae }}"}, {"d": ServerSearchDoc | None}).problems == {
+        "t:1 reads d.nmae: no ServerSearchDoc.nmae"
+    }
     assert _walk_strings({"t": "{{ doc.about.upper() }}{{ doc.about.nmae }}"}, DOC).problems == {
         "t:1 reads doc.about.nmae: no str.nmae"
     }
