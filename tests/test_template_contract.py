@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
-from jinja2 import DictLoader, Environment, meta, nodes
+from jinja2 import ChoiceLoader, DictLoader, Environment, meta, nodes
 from pydantic import BaseModel
 from site_helpers import build_in_memory
 from template_annotations import attribute
@@ -363,3 +363,24 @@ def test_the_check_finds_a_misspelt_field_in_a_real_template(rendered: dict[str,
     assert {problem.split(" reads ")[1] for problem in _walk_strings({"s": broken}, context).problems} == {
         "t.tier_txet: no SearchTool.tier_txet"
     }
+
+
+def test_the_check_finds_a_misspelt_field_of_a_real_macro_parameter(
+    rendered: dict[str, set[tuple[str, type]]], renderer: Renderer
+) -> None:
+    """flowmcp/_flowmcp.html's node_cells, imported with context by the FlowMCP pages and passed
+    page fields and loop variables, with one field misspelt in memory."""
+    name = "flowmcp/_flowmcp.html"
+    source = renderer.env.loader.get_source(renderer.env, name)[0]  # type: ignore[union-attr]
+    broken = source.replace("{% if n.reason %}", "{% if n.reasno %}")
+    assert broken != source
+    environment = Environment(loader=ChoiceLoader([DictLoader({name: broken}), renderer.env.loader]))  # type: ignore[list-item]
+    environment.globals.update(renderer.env.globals)
+    environment.filters.update(renderer.env.filters)
+    walk = Walk(environment)
+    for template in ("flowmcp/provider.html", "flowmcp/selection.html"):
+        walk.template(template, walk.tree(template), {bound: frozenset({model}) for bound, model in rendered[template]})
+    walk.settle()
+    found = {problem for problem in walk.problems if "reasno" in problem}
+    assert found == {f"{name}:29 reads n.reasno: no NodeView.reasno"}
+    assert walk.problems - found == set()
