@@ -99,7 +99,6 @@ class Walk:
     calls: dict[tuple[str, str], list[CallSite]] = field(default_factory=lambda: defaultdict(list))
     trees: dict[str, nodes.Template] = field(default_factory=dict)
     _at: list[str] = field(default_factory=list)
-    _walked_modules: set[str] = field(default_factory=set)
 
     def globals(self) -> dict[str, Types]:
         bound: dict[str, Types] = {}
