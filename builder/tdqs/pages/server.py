@@ -198,6 +198,8 @@ class CoherenceStepView(View):
 
 
 StepView = Annotated[MilestoneView | PatternView | CoherenceStepView, Field(discriminator="kind")]
+NoEffectView = Annotated[PatternView | CoherenceStepView, Field(discriminator="kind")]
+"""A step that would leave the published score where it is: never a milestone, which lifts the tier."""
 
 
 class ReachView(View):
@@ -264,7 +266,7 @@ class ServerContext(PageContext):
     pulling_down: list[ToolRow]
     steps: list[StepView]
     """What raises the published score, biggest gain first."""
-    no_effect: list[StepView]
+    no_effect: list[NoEffectView]
     """What would leave the published score where it is, said apart."""
     unprojected: list[PatternView]
     """Shared defects below the coverage rule, not projected."""
@@ -403,6 +405,15 @@ def step_view(step: Step, capture: Capture) -> MilestoneView | PatternView | Coh
     return coherence_step_view(step, {tool.name: tool.slug for tool in capture.tools})
 
 
+def no_effect_view(step: Step, capture: Capture) -> PatternView | CoherenceStepView:
+    """A step that would leave the published score where it is. Never a milestone: each lifts the
+    overall tier (builder.tdqs.tool_reach), so its gain is positive and it is one of `steps`."""
+    view = step_view(step, capture)
+    if isinstance(view, MilestoneView):
+        raise ValueError(f"a milestone to tier {view.tier} that would not move the published score")
+    return view
+
+
 def reach_view(reach: ToolReach) -> ReachView:
     return ReachView(
         tier=reach.before.overall_tier, best_overall=reach.best.overall_score, best_tier=reach.best.overall_tier,
@@ -468,7 +479,7 @@ def server_context(
         tools=[tool_row(t) for t in worst_first],
         pulling_down=[tool_row(t) for t in advice.pulling_down],
         steps=[step_view(step, capture) for step in advice.steps],
-        no_effect=[step_view(step, capture) for step in advice.no_effect],
+        no_effect=[no_effect_view(step, capture) for step in advice.no_effect],
         unprojected=[pattern_view(p, capture) for p in advice.unprojected],
         reach=reach_view(advice.reach) if advice.reach else None,
         history=server_history(server),
