@@ -118,6 +118,25 @@ def _build(data: Path, site: Path, work: Path, name: str, extra: list[str]) -> d
     return summary
 
 
+def kept_between_runs(site: Path) -> dict[str, int]:
+    """What the generated workflow keeps between runs (actions/cache): the output, here after the rebuild,
+    and the cache folder beside it. Bytes of files, each counted once however many names it has."""
+    from builder.engine.incremental import cache_folder
+
+    def files_bytes(top: Path) -> int:
+        seen: set[tuple[int, int]] = set()
+        total = 0
+        for path in [top] if top.is_file() else top.rglob("*"):
+            info = path.lstat()
+            if path.is_file() and not path.is_symlink() and (info.st_dev, info.st_ino) not in seen:
+                seen.add((info.st_dev, info.st_ino))
+                total += info.st_size
+        return total
+
+    cache = cache_folder(site)
+    return {"output": files_bytes(site), "cache": files_bytes(cache) if cache.exists() else 0}
+
+
 def search_alone(site: Path, work: Path) -> dict[str, Any] | None:
     """Pagefind on its own over the search source the rebuild left in its cache: what indexing
     the whole registry costs with nothing else running, against which the rebuild's budget (a
@@ -243,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
                          "toolsAdded": change.tools_added, "toolsRemoved": change.tools_removed}
     results["rebuild"] = _build(data, site_a, work, "rebuild", args.build_arg)
     results["rebuildMode"] = rebuild_mode(results["rebuild"].get("stages", {}), results["rebuild"]["site"]["files"])
+    results["kept"] = kept_between_runs(site_a)
     results["searchAlone"] = search_alone(site_a, work)
     results["cold2"] = _build(data, site_b, work, "cold2", args.build_arg)
     _say("comparing the rebuilt site with the cold build of the same data, byte for byte")

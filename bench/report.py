@@ -198,6 +198,12 @@ def _budget_lines(results: dict[str, Any]) -> list[str]:
             f"rebuild CPU time: {seconds(rebuild['cpu'])} (cold: {seconds(cold.get('cpu'))}); spread over {cpus} cores "
             f"at best, no less than {seconds(rebuild['cpu'] / cpus)} of wall time against a budget of {seconds(budget)}"
         )
+    kept = results.get("kept")
+    if kept:
+        lines.append(
+            f"what the workflow keeps between runs (the output and its cache folder): {size(kept['output'])} + "
+            f"{size(kept['cache'])} = {size(kept['output'] + kept['cache'])}"
+        )
     alone = results.get("searchAlone")
     if alone:
         lines.append(
