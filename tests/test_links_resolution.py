@@ -73,3 +73,28 @@ def test_the_fast_reading_finds_the_plain_readings_targets(page: str, parts: lis
 def test_plain_references_climb_from_the_pages_folder() -> None:
     text = '<a href="../../">up</a> <a href="../c/">c</a> <a href="d.css"> <a href="../../../x">out</a>'
     assert link_targets("a/b/index.html", text) == {"index.html", "a/c/index.html", "a/b/d.css", "../../../x"}
+
+
+nested = st.builds(
+    lambda before, name, quote, inner, reference: (
+        f"{before}{name}={quote}{reference.replace(quote, '')} {inner.replace(quote, '')}{quote}"
+    ),
+    st.sampled_from([" ", "<a ", "x"]), st.sampled_from(["href", "src"]), st.sampled_from(['"', "'"]),
+    attributes, references,
+)
+"""An attribute whose value holds another attribute's text (`href="a src='b'"`): the one case where
+reading `href` and `src` apart could find what reading them together does not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages, st.lists(st.one_of(attributes, nested), max_size=8), st.sampled_from(["/", "/base/"]))
+def test_an_attribute_inside_a_value_is_read_as_the_plain_reading_reads_it(
+    page: str, parts: list[str], base_path: str,
+) -> None:
+    text = " ".join(parts) + "".join(parts)
+    assert link_targets(page, text, base_path) == plain_targets(page, text, base_path)
+
+
+def test_a_value_holding_an_attribute_is_one_reference() -> None:
+    assert link_targets("index.html", """<a href="x src='y'">""") == {"x src='y'"}
+    assert link_targets("index.html", """<img src='a href="b"'>""") == {'a href="b"'}

@@ -29,6 +29,10 @@ _REFERENCE = re.compile(r"""(?:href|src)(?<!\whref)(?<!\wsrc)=(?:"([^"]*)"|'([^'
 after the name (the lookbehinds: no word character before it) rather than before it, so the
 regular expression engine can still search for the name's first letters instead of trying every
 position (three to four times faster on a page)."""
+_HREF = re.compile(r"""href(?<!\whref)=(?:"([^"]*)"|'([^']*)')""")
+_SRC = re.compile(r"""src(?<!\wsrc)=(?:"([^"]*)"|'([^']*)')""")
+"""`_REFERENCE`'s two names apart: each starts with a literal, which the engine finds by a fast
+scan for it, so the two searches take half the time of the one (`_references`)."""
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -62,7 +66,14 @@ def link_targets(page: str, text: str, base_path: str = "/") -> set[str]:
 
 def _references(text: str) -> set[str]:
     """The distinct non-empty values of the `href` and `src` attributes in `text`."""
-    found = {double or single for double, single in _REFERENCE.findall(text)}
+    found = {double or single for double, single in _HREF.findall(text)}
+    found.update(double or single for double, single in _SRC.findall(text))
+    # The two searches find what the one finds unless a match of one name begins inside a match of
+    # the other: its `name=` is then inside the other's value (a quote closes the value, never `=`),
+    # which no page's link holds. Then the one search decides what is a reference.
+    values = "\0".join(found)
+    if "src=" in values or "href=" in values:
+        found = {double or single for double, single in _REFERENCE.findall(text)}
     found.discard("")
     return found
 
