@@ -34,7 +34,7 @@ from typing import IO, Any, Generic, TypeVar
 import duckdb
 
 from builder.config import SiteConfig
-from builder.engine import model_pickle
+from builder.engine import batches, model_pickle
 from builder.engine.heap import paused
 from builder.engine.incremental import code_key, content_key, read_cache_folder, spool_folder
 from builder.engine.plan import OwnedRows
@@ -159,9 +159,9 @@ class Records:
     spool: Spool
     """Each record's DuckDB rows and search document, appended as they were read."""
     owners: Workers | None
-    inputs: list[Input] = field(default_factory=list)
+    inputs: Iterable[Input] = ()
     """Each file of the data folder its sources read, as the manifest lists it (read once:
-    builder.sources.input_files)."""
+    builder.sources.input_files): kept on disk (`InputLog`), asked for once, at the end."""
 
     def search_docs(self) -> Iterator[SearchDoc]:
         """Every record's search document, rendered, in the sources' order (asked for once, before
@@ -375,8 +375,35 @@ def _read_sources(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -
     return _Chunk(start, keys, entries)
 
 
+class InputLog:
+    """The input files a system's sources read (builder.sources.input_files), on disk as they come,
+    in batches (builder.engine.batches): a registry reads 60,000, which the build's process would
+    otherwise hold from the read to the manifest, written last. An anonymous file: it outlives the
+    spool's folder, and goes with this object."""
+
+    def __init__(self, folder: Path) -> None:
+        self._file: IO[bytes] = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 - closed with the object
+        self._batch: list[tuple[str, str, int, str | None]] = []
+
+    def extend(self, items: Iterable[Input]) -> None:
+        self._batch.extend((i.path, i.sha256, i.size, i.generated_at) for i in items)
+        if len(self._batch) >= batches.BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        self._file.seek(0, 2)
+        batches.write(self._file, self._batch)
+        self._batch = []
+
+    def __iter__(self) -> Iterator[Input]:
+        self._flush()
+        self._file.seek(0)
+        for path, sha256, size, generated_at in batches.read(self._file):
+            yield Input(path, sha256, size, generated_at)
+
+
 def _take_in(system: RecordSystem[Any, Any], gathering: Gathering, spool: Spool, owned: OwnedRows | None,
-             log: ProblemLog, results: Iterable[tuple[int, _Chunk]], inputs: list[Input]) -> set[str]:
+             log: ProblemLog, results: Iterable[tuple[int, _Chunk]], inputs: InputLog) -> set[str]:
     """Takes each chunk's entries in (and, for a worker's, adds the outputs it holds to `owned`;
     the files each read, to `inputs`); returns the cache keys seen."""
     keys: set[str] = set()
@@ -428,7 +455,7 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     outputs: list[Output] = []
     owners: Workers | None = None
     held_by_workers: OwnedRows | None = None
-    inputs: list[Input] = []
+    inputs = InputLog(spool.folder)
     if owned:
         owners = Workers(context.workers)
         held_by_workers = OwnedRows(spool.folder / "owned")
