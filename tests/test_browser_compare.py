@@ -99,6 +99,7 @@ def test_two_servers_of_the_same_name_compared_with_and_without_javascript(regis
     static = context.new_page()
     static.goto(base + f"servers/{ticked[0]}/")
     static.click("text=Compare with similar servers")
+    static.wait_for_load_state("load")  # the address changes when the navigation commits, before the table is parsed
     assert static.url == base + f"compare/{ticked[0]}/"
     shown = static.evaluate(COLUMNS)
     assert shown["heads"][:2] == chosen["heads"]  # the same name comes first
