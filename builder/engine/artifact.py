@@ -129,11 +129,14 @@ class SegmentWriter(Writer):
         self.flush()
         return self.written.files()
 
+    def close_previous(self) -> None:
+        if self.previous is not None:
+            self.previous.close()
+
     def close(self) -> None:
         self._file.close()
         self.written.close()
-        if self.previous is not None:
-            self.previous.close()
+        self.close_previous()
 
 
 class PreviousTar:
@@ -204,7 +207,8 @@ class TarWriter(Writer):
         super().__init__()
         self.out: Path = out.resolve()
         self.staging: Path = make_staging(self.out, "tmp")
-        self._segment = SegmentWriter(self.staging, "segment-main")
+        self._segment = SegmentWriter(self.staging, "segment-main", self.out)
+        """Where this process's outputs go, and what it lends from the previous tar (`reuse`)."""
         self._adopted: list[Path] = []
         """The files that list what the workers wrote (builder.engine.written)."""
         self._later: dict[str, tuple[Entry, str, str, int]] = {}
@@ -214,8 +218,6 @@ class TarWriter(Writer):
         """The size of the tar a rebuild lends from, which its ledger must describe."""
         self.size: int | None = None
         """The tar's size, once committed."""
-        self._previous = PreviousTar(self.out)
-        """The previous tar, open while members are lent from it (`reuse`)."""
         self._assembly: _Assembly | None = None
         self._sealed: set[str] = set()
         """What `seal` wrote into the tar after `assemble`."""
@@ -236,11 +238,10 @@ class TarWriter(Writer):
         the ledger's, of the same bytes: builder.engine.weight). The bytes
         read here are the ones `assemble` copies a moment later, so they are read from the page
         cache the second time."""
-        if not self._previous.holds(place, check):
+        if not self._segment.reuse(path, check, place, weight, sha256):
             return False
         assert place is not None
         self.reserve(path, place[1])
-        self._segment.written.add(path, check, weight, sha256, (PREVIOUS, *place))
         return True
 
     def worker_spec(self) -> WorkerSpec:
@@ -310,7 +311,7 @@ class TarWriter(Writer):
         return heapq.merge(first, later)
 
     def commit(self) -> None:
-        self._previous.close()
+        self._segment.close_previous()
         self.seal()
         assert self._assembly is not None
         self._segment.close()
@@ -328,7 +329,7 @@ class TarWriter(Writer):
         return self.out if name == PREVIOUS else self.staging / name
 
     def abort(self) -> None:
-        self._previous.close()
+        self._segment.close_previous()
         self._segment.close()
         if self._assembly is not None:
             self._assembly.close()
