@@ -339,13 +339,13 @@ def lend(plan: Plan, manifest: Manifest | None, writer: Writer, owners: list[Wor
     pairs = manifest.matched(plan.sorted()) if manifest is not None else ((row, None) for row in plan.sorted())
     for planned, previous in pairs:
         if planned.part == HELD:
-            if previous is not None and writer.reuse(planned.path, *previous):
+            if previous is not None and writer.reuse(previous):
                 lent.count += 1
                 lent.held.add(planned.path)
             continue
         writer.reserve(planned.path)
         if previous is not None:
-            lent.offers[planned.part][planned.owner].add((planned.position, planned.path, *previous))
+            lent.offers[planned.part][planned.owner].add((planned.position, previous))
         else:
             lent.theirs[planned.part][planned.owner].append(planned.position)
     return lent
@@ -418,7 +418,7 @@ def _render_indices(
         began = time.perf_counter()
         content = renderer.render(output) if isinstance(output, Page) else output.data()
         rendered = time.perf_counter()
-        writer.write(output.path, content)
+        writer.write(output.path, content, output.key)
         if links is not None and isinstance(output, Page):
             links.add(output.path, content)
         rendering += rendered - began
@@ -728,7 +728,7 @@ def _build(
         writer.assemble()  # every page into a tar while Pagefind may still be indexing
         # also while Pagefind may still be indexing; what each output weighs is summed on the way
         weight = SiteWeight(urls.weight_kind)
-        written = weight.counted(writer.written_rows(), weight=3)
+        written = weight.counted(writer.written_rows())
         if manifest is not None:
             manifest.prepare(written)
         for _ in written:  # the ledger stops reading after the last output it records: the rest counts too

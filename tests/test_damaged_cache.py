@@ -70,7 +70,7 @@ def _cut(path: Path) -> None:
 def _shift_places(lines: list[str]) -> list[str]:
     """Every tar member's record a block later than it is."""
     rows = [json.loads(line) for line in lines[1:-1]]
-    return [lines[0], *(json.dumps([*row[:4], row[4] + 512, *row[5:]]) for row in rows), lines[-1]]
+    return [lines[0], *(json.dumps([*row[:3], row[3] + 512, *row[4:]]) for row in rows), lines[-1]]
 
 
 def _ledger(cache: Path) -> Path:
@@ -90,6 +90,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], Path], Callable[[Path], None]]] = {
     "ledger-tar-wrong-end": (_ledger, _edit_lines(lambda lines: [*lines[:-1], '{"end": 3}'])),
     "ledger-tar-wrong-places": (_ledger, _edit_lines(_shift_places)),
     "ledger-tar-wrong-kind": (_ledger, _edit_lines(lambda lines: ['{"version": 4, "kind": "folder"}', *lines[1:]])),
+    "ledger-wrong-engine": (_ledger, _edit_lines(lambda lines: [lines[0].replace('"engine": "', '"engine": "0'), *lines[1:]])),
     "former-manifest": (lambda c: c / "manifest.json", _write('{"version": 2, "outputs": {}, "checks": {}}')),
     "former-members-folder": (lambda c: c / "members.json", _folder),
     "read-cache-file": (lambda c: c / "tdqs-servers", _write("not a folder")),

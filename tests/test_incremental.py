@@ -65,10 +65,13 @@ def test_changed_settings_render_everything_again(tmp_path: Path) -> None:
 
 def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_build(tmp_path: Path) -> None:
     from builder.engine.incremental import Manifest
+    from builder.engine.written import Row
     from builder.pages.page import DataFile
 
     a, b, c = (DataFile(f"{name}/index.json", "", key=f"k-{name}") for name in "abc")
-    written = [(output.path, "check", None, (1, 1), "sha") for output in (a, b, c)]  # what the writer wrote, by path
+    def written(*outputs: DataFile) -> list[Row]:
+        """What a build that planned `outputs` wrote, by path (builder.engine.written)."""
+        return [(output.path, output.key, None, None, None, 1, 1, "sha") for output in outputs]
 
     def lent(manifest: Manifest, outputs: list[DataFile]) -> list[str]:
         """The paths of `outputs` the manifest finds in the previous build (`matched`)."""
@@ -83,20 +86,20 @@ def test_a_manifest_takes_its_place_only_when_saved_and_never_from_a_failed_buil
     out.mkdir()
     first = Manifest(out, "engine", "folder")
     assert lent(first, [a]) == []
-    first.prepare(written)  # written while Pagefind indexes; the build then fails: never saved
+    first.prepare(written(a))  # written while Pagefind indexes; the build then fails: never saved
     assert not first.path.exists()
 
     second = Manifest(out, "engine", "folder")
     assert previous() == set()  # the failed build's manifest is not the previous site's
     assert lent(second, [b]) == []
-    second.save(written)  # not prepared by this build: what the failed one left is not used
+    second.save(written(b))  # not prepared by this build: what the failed one left is not used
     assert previous() == {b.path}
+    assert set(lent(Manifest(out, "another engine", "folder"), [a, b, c])) == set()
 
     third = Manifest(out, "engine", "folder")
-    assert lent(third, [b]) == [b.path]
-    third.prepare(written)
-    assert lent(third, [c]) == []  # an output planned after preparing is not lost
-    third.save(written)
+    assert lent(third, [b, c]) == [b.path]
+    third.prepare(written(b, c))
+    third.save()
     assert previous() == {b.path, c.path}
 
 

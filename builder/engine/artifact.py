@@ -14,14 +14,15 @@ and deleting the previous site costs as much again; a tar is one sequential file
   among itself, and moves the tar into place in one rename. A failed build leaves the previous
   tar whole.
 - A rebuild lends unchanged members from the previous tar: the ledger (builder.engine.ledger)
-  records where each member's record starts and how long it is, so reuse is a copy of those bytes.
+  records where each member's record starts and how long it is, so reuse is a copy of those bytes
+  (once they are checked: `PreviousTar.holds`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import heapq
-import json
 import os
 import tarfile
 from collections.abc import Callable, Iterable, Iterator
@@ -30,9 +31,8 @@ from typing import BinaryIO, TextIO
 
 from builder.engine.output import make_staging, remove_staging
 from builder.engine.published import Published
-from builder.engine.weight import Weight, weigh
-from builder.engine.write import RawFolderWriter, Writer, Written, output_check, sha256_hex
-from builder.engine.written import Row, WrittenLog, sorted_rows
+from builder.engine.write import RawFolderWriter, Writer, sha256_hex, written_row
+from builder.engine.written import Row, WrittenLog, decode, encode, sorted_rows
 
 BLOCK = 512
 MTIME = 0
@@ -101,24 +101,23 @@ class SegmentWriter(Writer):
         self.previous = PreviousTar(previous) if previous is not None else None
         """The previous tar, which `reuse` lends from."""
 
-    def append(self, path: str, data: bytes) -> tuple[Entry, str]:
-        """Appends `path`'s member record; returns where it is and its check (`output_check`)."""
+    def append(self, path: str, data: bytes) -> Entry:
+        """Appends `path`'s member record; returns where it is."""
         record = member_record(path, data)
         entry = (self.name, self._file.tell(), len(record))
         self._file.write(record)
-        return entry, output_check(record)
+        return entry
 
-    def _store(self, path: str, data: bytes) -> None:
-        entry, check = self.append(path, data)
-        self.written.add(path, check, weigh(path, data), sha256_hex(data), entry)
+    def _store(self, path: str, data: bytes, key: str | None) -> None:
+        self.written.add(written_row(path, key, data, self.append(path, data)))
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
+    def reuse(self, row: Row) -> bool:
         """As `TarWriter.reuse`, in a worker, for a path the build's writer claimed for it."""
-        if self.previous is None or not self.previous.holds(place, check):
+        path, key, _, offset, length, size, gzipped, sha256 = row
+        if self.previous is None or offset is None or length is None or not self.previous.holds(row):
             return False
-        assert place is not None
-        self.reserve(path, place[1])
-        self.written.add(path, check, weight, sha256, (PREVIOUS, *place))
+        self.reserve(path, length)
+        self.written.add((path, key, PREVIOUS, offset, length, size, gzipped, sha256))
         return True
 
     def flush(self) -> None:
@@ -149,17 +148,22 @@ class PreviousTar:
         self._descriptor: int | None = None
         self._window: tuple[int, bytes] = (0, b"")
 
-    def holds(self, place: tuple[int, int] | None, check: str) -> bool:
-        """Whether the member record at `place` (offset, length), as the ledger says, still has the
-        check recorded when it was written (`output_check`)."""
-        if place is None:
+    def holds(self, row: Row) -> bool:
+        """Whether the member record where the ledger's `row` says it is (offset, length) is still
+        the one written: the header of its path and size, bytes of the SHA-256 recorded, and the
+        padding."""
+        path, _, _, offset, length, size, _, sha256 = row
+        if offset is None or length is None:
             return False
-        offset, length = place
         try:
             record = self._record(offset, length)
         except OSError:
             return False
-        return len(record) == length and output_check(record) == check
+        header = ustar_header(path, size, 0o644, tarfile.REGTYPE)
+        end = len(header) + size
+        return (len(record) == length == end + -size % BLOCK and record.startswith(header)
+                and hashlib.sha256(memoryview(record)[len(header):end]).hexdigest() == sha256
+                and not any(memoryview(record)[end:]))
 
     def _record(self, offset: int, length: int) -> bytes:
         start, window = self._window
@@ -211,9 +215,9 @@ class TarWriter(Writer):
         """Where this process's outputs go, and what it lends from the previous tar (`reuse`)."""
         self._adopted: list[Path] = []
         """The files that list what the workers wrote (builder.engine.written)."""
-        self._later: dict[str, tuple[Entry, str, str, int]] = {}
+        self._later: dict[str, Row] = {}
         """What was stored after `assemble` (the search index, the report, the manifest): a few thousand
-        members, held with where each is, its check, its SHA-256 and its size."""
+        members' rows."""
         self.previous_size = self.out.stat().st_size if self.out.is_file() else None
         """The size of the tar a rebuild lends from, which its ledger must describe."""
         self.size: int | None = None
@@ -224,24 +228,24 @@ class TarWriter(Writer):
 
     kind = "tar"
 
-    def _store(self, path: str, data: bytes) -> None:
+    def _store(self, path: str, data: bytes, key: str | None) -> None:
         if self._assembly is None:
-            entry, check = self._segment.append(path, data)
-            self._segment.written.add(path, check, weigh(path, data), sha256_hex(data), entry)
+            self._segment._store(path, data, key)
         else:
-            self._later[path] = (*self._segment.append(path, data), sha256_hex(data), len(data))
+            # Its gzip size is not weighed here (the zero): the build weighs the search index from
+            # Pagefind's folders, and the manifest is written after the report of what the site weighs.
+            entry = self._segment.append(path, data)
+            self._later[path] = (path, key, *entry, len(data), 0, sha256_hex(data))
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
-        """Claims `path` and takes its member record from the previous tar, at `place` (offset,
-        length) as the ledger says, if the record's bytes there still have the check recorded when
-        it was written; False (nothing claimed) when they do not: it is rendered again (`weight`:
-        the ledger's, of the same bytes: builder.engine.weight). The bytes
-        read here are the ones `assemble` copies a moment later, so they are read from the page
-        cache the second time."""
-        if not self._segment.reuse(path, check, place, weight, sha256):
+    def reuse(self, row: Row) -> bool:
+        """Claims the path of the ledger's `row` and takes its member record from the previous tar,
+        where the row says it is, if it is still the one written (`PreviousTar.holds`); False
+        (nothing claimed) when it is not: it is rendered again. The bytes read here are the ones
+        `assemble` copies a moment later, so they are read from the page cache the second time."""
+        if not self._segment.reuse(row):
             return False
-        assert place is not None
-        self.reserve(path, place[1])
+        assert row[4] is not None
+        self.reserve(row[0], row[4])
         return True
 
     def worker_spec(self) -> WorkerSpec:
@@ -273,16 +277,16 @@ class TarWriter(Writer):
             # reserved it (those held, `Writer.hold`, after this)
             raise RuntimeError(f"{len(self.paths):,} outputs were reserved but {written:,} written")
 
-    def written_rows(self) -> Iterator[Written]:
-        """Each member `assemble` put into the tar, with its check, where its record is
-        (offset, length), its weight and its SHA-256, sorted by path: what the ledger records for
-        the next build (builder.engine.ledger)."""
+    def written_rows(self) -> Iterator[Row]:
+        """Each member `assemble` put into the tar, with where its record is in the tar, sorted by
+        path: what the ledger records for the next build (builder.engine.ledger)."""
         if self._assembly is None:
             return
         with open(self._assembly.places, encoding="utf-8") as file:
             for line in file:
-                path, offset, length, check, size, gzipped, sha256 = json.loads(line)
-                yield path, check, (offset, length), (size, gzipped), sha256
+                row = decode(line)
+                assert row is not None  # written by `_Assembly` a moment ago
+                yield row
 
     def seal(self) -> None:
         """Writes what was stored since `assemble` or the last seal (the search index; then the
@@ -291,10 +295,7 @@ class TarWriter(Writer):
             self.assemble()
         assert self._assembly is not None
         self._segment.flush()
-        # Its members are not weighed here (the two zeros): the build weighs the search index from Pagefind's
-        # folders, and the manifest is written after the report of what the site weighs.
-        later = [(path, check, *entry, 0, 0, sha256) for path, (entry, check, sha256, _) in sorted(self._later.items())
-                 if path not in self._sealed]
+        later = [row for path, row in sorted(self._later.items()) if path not in self._sealed]
         passed = {row[0] for row in later}
         self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in passed))
         self._assembly.flush()
@@ -304,10 +305,8 @@ class TarWriter(Writer):
         """Every member of the tar, sorted by path, with the SHA-256 of its bytes and its size, as
         they were recorded when written (the places of the first pass, then what came later: the
         search index, whose `trees` were written through this writer, and the report)."""
-        first: Iterable[Published] = ()
-        if self._assembly is not None:
-            first = ((path, sha256, size) for path, _, _, (size, _), sha256 in self.written_rows())
-        later = sorted((path, sha256, size) for path, (_, _, sha256, size) in self._later.items())
+        first = ((row[0], row[-1], row[5]) for row in self.written_rows())
+        later = sorted((row[0], row[-1], row[5]) for row in self._later.values())
         return heapq.merge(first, later)
 
     def commit(self) -> None:
@@ -376,7 +375,7 @@ class _Assembly:
 
     The members come as rows sorted by path (builder.engine.written, sorted by DuckDB), and where
     each member of the first pass landed goes straight to a file (`places`, one JSON line each,
-    with its check and weight: what the ledger records, builder.engine.ledger), written as the tar is: nothing
+    in the ledger's row: builder.engine.ledger), written as the tar is: nothing
     is held per member (the later pass, the search index, is never lent). Nor per folder: paths
     sorted, the members below a folder come one after another, so a folder's record was written in
     this pass exactly when it holds the path written before (`_last`)."""
@@ -395,7 +394,7 @@ class _Assembly:
             places.close()
 
     def add(self, rows: Iterable[Row], source: Callable[[str], Path], earlier: Iterable[str] | None = None) -> int:
-        """Writes `rows` (sorted by path: path, check, and where its record is), reading each
+        """Writes `rows` (sorted by path, builder.engine.written), reading each
         source file `source(name)`; returns how many. `earlier`: the paths of the passes before,
         whose folders' records are written already (then `rows` is read twice)."""
         assert self._tar is not None
@@ -425,7 +424,7 @@ class _Assembly:
                 _copy(sources[run_name], run_start, run_end, tar)
 
         count = 0
-        for path, check, name, offset, length, size, gzipped, sha256 in rows:
+        for path, key, name, offset, length, size, gzipped, sha256 in rows:
             if name is None or offset is None or length is None:
                 raise RuntimeError(f"{path} was written with no place in the tar")
             if name not in sources:
@@ -449,8 +448,7 @@ class _Assembly:
                     run_name, run_start, run_end = "", 0, 0
                 position += len(block)
             if places is not None:
-                places.write(f"[{json.dumps(path, ensure_ascii=False)},{position},{length},{json.dumps(check)},"
-                             f"{size},{gzipped},{json.dumps(sha256)}]\n")
+                places.write(encode((path, key, None, position, length, size, gzipped, sha256)))
             if name == run_name and offset == run_end:
                 run_end += length
             else:

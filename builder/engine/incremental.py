@@ -1,17 +1,18 @@
 """Incremental rebuilds: a page whose inputs and templates did not change is not rendered again.
 
 Every output that can be reused carries a `key`: a content hash of everything it is made from
-(for a TDQS server's pages, the bytes of that server's files). The build folds in the *engine*
+(for a TDQS server's pages, the bytes of that server's files). Beside it counts the *engine*
 hash — the builder's code, templates and static files, the versions of Python and of every dependency
 that shapes the output (tdqs, Jinja2, markdown-it-py, DuckDB, pydantic, Pagefind …), the site settings and
-the site-wide values every page shows (navigation, stand-in notice) — and compares the result
-with the ledger of the previous build. A match hard-links the previous file into the staging
+the site-wide values every page shows (navigation, stand-in notice) — which the ledger of the
+previous build records once: an output is lent when both are those of the previous build's output of
+the same path. A match hard-links the previous file into the staging
 folder instead of rendering; anything else is rendered. So a rebuild gives byte for byte the
 site a cold build gives, and only changed servers cost rendering.
 
-A file is lent only if it is still what was written: the ledger records each output's check
-(builder.engine.write.output_check, a hash of its bytes, or of its record in a tar) when it is
-written, and the writer hashes the previous file again before lending it (`reuse`). A page edited
+A file is lent only if it is still what was written: the ledger records the SHA-256 of each
+output's bytes when it is written, and the writer hashes the previous file again before lending it
+(`reuse`; in a tar, the member's header is checked against its path and size too). A page edited
 or cut short on disk, or a byte flipped in the previous tar, is rendered again, not published
 again (`git show ff15eda:docs/performance.md`, issue 34, measures what the hashing costs).
 
@@ -24,23 +25,20 @@ previous build.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import json
 import os
 import platform
 import shutil
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from importlib.metadata import PackageNotFoundError, version
-from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from builder.config import SiteConfig
-from builder.engine import batches, ledger
+from builder.engine import ledger
 from builder.engine.assets import TEMPLATES
-from builder.engine.ledger import Place, Row, Weight, joined, matched, rows
+from builder.engine.written import Row
 
 
 class Keyed(Protocol):
@@ -54,17 +52,13 @@ class Keyed(Protocol):
 
 
 Planned = TypeVar("Planned", bound=Keyed)
-Written = tuple[str, str, Place, Weight, str]
-"""An output written or lent, as the writer hands it (builder.engine.write.Written): path, check,
-place, weight, SHA-256."""
 
 _ROOT = Path(__file__).resolve().parents[1]
 MANIFEST_VERSION = 4
 
 
 def content_key(*parts: bytes | str) -> str:
-    """A key for `parts`, each length-prefixed: SHA-256 (see builder.engine.write.output_check), cut
-    to 128 bits."""
+    """A key for `parts`, each length-prefixed: SHA-256, cut to 128 bits."""
     digest = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
@@ -184,14 +178,11 @@ def _remove_unless(path: Path, *, folder: bool) -> None:
 
 
 class Manifest:
-    """The outputs this build writes from known inputs (path → full key), and the previous build's
-    ledger (builder.engine.ledger), read once as a stream to find which of them it can lend.
+    """The ledgers (builder.engine.ledger): the previous build's, read once as a stream to find which
+    of the planned outputs it can lend, and this build's, written from the writer's rows. `engine`:
+    what every output's bytes depend on besides its own inputs (`engine_key`), which both must share;
     `kind` and `size`: the writer's kind (`folder`, `tar`) and the previous tar's size, which the
-    ledger must describe.
-
-    What this build plans is not held either: each `matched` pass appends its outputs' paths and
-    full keys, sorted, to an anonymous file in the cache folder (a run, pickled in batches:
-    builder.engine.batches), and `prepare` reads the runs back beside what was written."""
+    previous ledger must describe."""
 
     def __init__(self, out: Path, engine: str, kind: str, size: int | None = None) -> None:
         self.out = out.resolve()
@@ -199,97 +190,30 @@ class Manifest:
         self.kind = kind
         self.size = size
         self.path = cache_folder(out) / LEDGER
-        self._runs: list[IO[bytes]] = []
-        """This build's planned outputs from known inputs: one file per `matched` pass, each
-        sorted by path, (path, full key) each."""
-        self._full: dict[str, str] = {}
         self._prepared = self.path.with_suffix(".tmp")
         self._is_prepared = False
 
-    def full_key(self, key: str) -> str:
-        # A server's pages share its key: each distinct key is hashed once.
-        full = self._full.get(key)
-        if full is None:
-            full = self._full[key] = content_key(self.engine, key)
-        return full
+    def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, Row | None]]:
+        """Every output of `outputs` (sorted by path, each path once), with the previous build's row
+        of the same path, written from the same inputs (key and engine), or None: whether its bytes
+        are still those is the writer's to check (`reuse`). One pass over the previous ledger."""
+        previous = ledger.rows(self.path, self.kind, self.engine, self.size) if self.out.exists() else iter(())
+        return ledger.matched(((output.path, output.key, output) for output in outputs), previous)
 
-    def matched(self, outputs: Iterable[Planned]) -> Iterator[tuple[Planned, tuple[str, Place, Weight, str] | None]]:
-        """Every output of `outputs` (sorted by path, each path once), with the check, the place
-        (a tar's member), the weight and the SHA-256 of the previous build's output of the same path written
-        from the same inputs, or None: whether its bytes are still those is the writer's to check (`reuse`).
-        Records those planned from known inputs (a `key`) as this build's. One pass over the
-        previous ledger."""
-        self._is_prepared = False
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        run = tempfile.TemporaryFile(dir=self.path.parent)  # noqa: SIM115 - closed with the manifest's runs
-        self._runs.append(run)
-        previous = rows(self.path, self.kind, self.size) if self.out.exists() else iter(())
-        keyed: list[tuple[str, str]] = []
-        try:
-            for output, row in matched(self._keyed(outputs, keyed, run), previous):
-                yield output, (row[2], row[3], row[4], row[5]) if row is not None and output.key is not None else None
-        finally:
-            batches.write(run, keyed)
-
-    def _keyed(self, outputs: Iterable[Planned], keyed: list[tuple[str, str]], run: IO[bytes]
-               ) -> Iterator[tuple[str, str, Planned]]:
-        """Each output with its full key ('' for none, which no ledger row has), each one with a
-        key also added to this pass's run (`keyed`, written a batch at a time)."""
-        for output in outputs:
-            if output.key is None:
-                yield output.path, "", output
-                continue
-            full = self.full_key(output.key)
-            keyed.append((output.path, full))
-            if len(keyed) == batches.BATCH:
-                batches.write(run, keyed)
-                keyed.clear()
-            yield output.path, full, output
-
-    def _current(self) -> Iterator[tuple[str, str]]:
-        """This build's planned outputs from known inputs, sorted by path: the runs merged (a path
-        planned in two passes, the later's)."""
-        def run_rows(run: IO[bytes]) -> Iterator[tuple[str, str]]:
-            run.seek(0)
-            yield from batches.read(run)
-
-        last: tuple[str, str] | None = None
-        for item in heapq.merge(*(run_rows(run) for run in self._runs), key=itemgetter(0)):
-            if last is not None and last[0] != item[0]:
-                yield last
-            last = item
-        if last is not None:
-            yield last
-
-    def prepare(self, written: Iterable[Written] = ()) -> None:
+    def prepare(self, written: Iterable[Row] = ()) -> None:
         """Writes this build's ledger beside the previous one, all but its end: the build does it
         while Pagefind is still indexing. It describes the new site, so it takes the previous one's
         place only once that site is committed (`save`). `written`: every output written or lent,
-        sorted by path, with the check of its bytes, in a tar where its record is, its weight and its
-        SHA-256 (the writer's `written_rows`; an output not among them is never lent by the next build)."""
+        sorted by path (the writer's `written_rows`); those with a key are recorded (an output not
+        among them is never lent by the next build)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        ledger.write(self._prepared, self.kind, self._rows(written))
+        ledger.write(self._prepared, self.kind, self.engine, (row for row in written if row[1] is not None))
         self._is_prepared = True
 
-    def _rows(self, written: Iterable[Written]) -> Iterator[Row]:
-        """The outputs written from known inputs, with their full keys."""
-        pairs = joined(((path, (check, place, weight, sha256)) for path, check, place, weight, sha256 in written),
-                       self._current())
-        for path, (check, place, weight, sha256), full in pairs:
-            yield path, full, check, place, weight, sha256
-
-    def save(self, written: Iterable[Written] = (), size: int | None = None) -> None:
+    def save(self, written: Iterable[Row] = (), size: int | None = None) -> None:
         """Ends this build's ledger (`size`: the tar's) and puts it in the previous one's place."""
         if not self._is_prepared:  # a file a failed build left there is not this build's
             self.prepare(written)
         ledger.end(self._prepared, size)
         os.replace(self._prepared, self.path)
         self._is_prepared = False
-        self.close()
-
-    def close(self) -> None:
-        """Frees the runs (anonymous files: nothing is left on disk either way)."""
-        for run in self._runs:
-            run.close()
-        self._runs = []
-

@@ -3,9 +3,9 @@ from the same inputs. The worker that holds an output decides, while it renders,
 
 The build's process matches the plan with the previous build's ledger by path and key
 (builder.engine.incremental), without reading any output. Each match of an output a worker holds
-is an offer: its position in the worker's list, its path, and what the ledger says of the previous
-bytes (check, place in a tar, weight, SHA-256). The worker checks those bytes (its writer's
-`reuse`: a hash of each) and lends them, or renders the output when they changed; so the hashing of
+is an offer: its position in the worker's list and the ledger's row of the previous bytes (place in
+a tar, weight, SHA-256). The worker checks those bytes (its writer's `reuse`: a hash of each) and
+lends them, or renders the output when they changed; so the hashing of
 the previous site is spread over the workers, beside their rendering, instead of done by the
 build's process before anything is rendered.
 
@@ -22,16 +22,16 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from builder.engine import batches
-from builder.engine.ledger import Place, Weight
+from builder.engine.written import Row
 
-Offer = tuple[int, str, str, Place, Weight, str]
-"""position, path, check, place, weight, SHA-256."""
+Offer = tuple[int, Row]
+"""position, and the ledger's row (builder.engine.written)."""
 
 
 class Lender(Protocol):
     """A worker's writer, as far as an offer goes (builder.engine.write, builder.engine.artifact)."""
 
-    def reuse(self, path: str, check: str, place: Place, weight: Weight, sha256: str) -> bool: ...
+    def reuse(self, row: Row) -> bool: ...
 
 
 class Offers:
@@ -73,8 +73,8 @@ def taken(writer: Lender, file: Path | None, render: array[int]) -> tuple[int, a
     offers it could not lend, in plan order."""
     lent = 0
     again = array("q")
-    for position, path, check, place, weight, sha256 in _read(file):
-        if writer.reuse(path, check, place, weight, sha256):
+    for position, row in _read(file):
+        if writer.reuse(row):
             lent += 1
         else:
             again.append(position)

@@ -38,7 +38,9 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
+
+from builder.engine.written import Row
 
 GZIP_LEVEL = 6
 """`gzip -6`, gzip's default: what GitHub Pages' upload step and most web servers use."""
@@ -54,7 +56,6 @@ PAGES_ARTIFACT_LIMIT = 10_000_000_000
 Weight = tuple[int, int]
 """An output's bytes and its gzip size, or 0 when it is not in the sample (`weigh`)."""
 
-Item = TypeVar("Item", bound=tuple[Any, ...])
 
 
 def always_weighed(path: str) -> bool:
@@ -136,11 +137,11 @@ class SiteWeight:
         """The site's gzip size, estimated (`kind_gzip`): the sum of its kinds'."""
         return sum(self.kind_gzip(kind) for kind in self.kinds.values())
 
-    def counted(self, rows: Iterable[Item], path: int = 0, weight: int = -1) -> Iterator[Item]:
-        """`rows` as they are, each one's weight (`row[weight]`, of the output at `row[path]`) added
-        on the way: the build sums the rows it writes into the ledger as it writes them."""
+    def counted(self, rows: Iterable[Row]) -> Iterator[Row]:
+        """`rows` (builder.engine.written) as they are, each one's weight added on the way: the build
+        sums the rows it writes into the ledger as it writes them."""
         for row in rows:
-            self.add(row[path], row[weight])
+            self.add(row[0], (row[5], row[6]))
             yield row
 
     def add_tree(self, prefix: str, folder: Path) -> None:

@@ -8,10 +8,10 @@
   whole. The output itself was checked and locked before (builder.engine.output.claimed).
 - What the swap leaves over (the previous site, the staging area) is removed in the background:
   freeing a registry-sized site takes seconds, which the build spends on its last bookkeeping.
-- It keeps a check of every file it writes (a hash of its bytes, on disk: builder.engine.written),
-  which the ledger records (builder.engine.ledger); a rebuild lends a previous file only if its
-  bytes still have that hash (`reuse`), so a page edited, truncated or damaged on disk is rendered
-  again instead of published again.
+- It keeps a row of every file it writes (its key, its weight and the SHA-256 of its bytes, on disk:
+  builder.engine.written), which the ledger records (builder.engine.ledger); a rebuild lends a
+  previous file only if its bytes still have that SHA-256 (`reuse`), so a page edited, truncated or
+  damaged on disk is rendered again instead of published again.
 - `MemoryWriter` keeps files in a dict, for tests.
 """
 
@@ -26,36 +26,25 @@ from pathlib import Path
 
 from builder.engine.output import make_staging, remove_staging
 from builder.engine.published import Published, folder_files
-from builder.engine.weight import Weight, weigh
-from builder.engine.written import WrittenLog, sorted_rows
+from builder.engine.weight import weigh
+from builder.engine.written import Row, WrittenLog, sorted_rows
 from builder.urls import check_output_path
-
-Written = tuple[str, str, tuple[int, int] | None, Weight, str]
-"""An output as a writer hands it to the ledger: path, check, in a tar where its record is (offset,
-length), weight and the SHA-256 of its bytes."""
 
 
 class DuplicateOutput(Exception):
     pass
 
 
-def output_check(data: bytes) -> str:
-    """What the manifest records of a file written (builder.engine.incremental): a hash of its bytes
-    (for a tar's member, of its whole record): SHA-256, which CPUs with SHA extensions hash about
-    twice as fast as BLAKE2b, cut to 128 bits."""
-    return hashlib.sha256(data).hexdigest()[:32]
-
-
 def sha256_hex(data: bytes) -> str:
-    """The SHA-256 of `data`, which the site's manifest lists (builder.publish.manifest)."""
+    """The SHA-256 of `data`, which the site's manifest lists (builder.publish.manifest) and a rebuild
+    checks a previous output against before it lends it (`reuse`)."""
     return hashlib.sha256(data).hexdigest()
 
 
-def digests(data: bytes) -> tuple[str, str]:
-    """A folder's file's check (`output_check`) and the SHA-256 of its bytes, which the site's
-    manifest lists (builder.publish.manifest), from one hash."""
-    full = hashlib.sha256(data).hexdigest()
-    return full[:32], full
+def written_row(path: str, key: str | None, data: bytes, place: tuple[str, int, int] | None = None) -> Row:
+    """What a writer records of `data`, written at `path` from inputs of `key` (in a tar: at `place`,
+    builder.engine.written)."""
+    return (path, key, *(place or (None, None, None)), *weigh(path, data), sha256_hex(data))
 
 
 class Writer:
@@ -84,10 +73,12 @@ class Writer:
             self._removal.join()
             self._removal = None
 
-    def write(self, path: str, content: str | bytes) -> None:
+    def write(self, path: str, content: str | bytes, key: str | None = None) -> None:
+        """Writes `content` at `path`; `key`: that of its inputs (builder.engine.incremental), which
+        the ledger records, or None: the next build renders it again."""
         data = content.encode("utf-8") if isinstance(content, str) else content
         self.reserve(path, len(data))
-        self._store(path, data)
+        self._store(path, data, key)
 
     def reserve(self, path: str, size: int = 0) -> None:
         """Claims `path` for one output; a second claim is a build error."""
@@ -107,12 +98,12 @@ class Writer:
         self.held.remove(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
         self.paths[path] = len(data)
-        self._store(path, data)
+        self._store(path, data, None)
 
     def copy(self, path: str, source: Path) -> None:
         self.write(path, source.read_bytes())
 
-    def _store(self, path: str, data: bytes) -> None:  # pragma: no cover - abstract
+    def _store(self, path: str, data: bytes, key: str | None) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def exists(self, path: str) -> bool:
@@ -136,8 +127,8 @@ class Writer:
         everything is rendered in the build's process."""
         return None
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
-        """Lends the previous build's file at `path`: never, without one."""
+    def reuse(self, row: Row) -> bool:
+        """Lends the previous build's output the ledger's `row` describes: never, without one."""
         return False
 
     def adopt(self, files: list[Path]) -> None:
@@ -151,9 +142,9 @@ class Writer:
     def assemble(self) -> None:
         """Puts the written files together, where there is more to do than write them (a tar)."""
 
-    def written_rows(self) -> Iterator[Written]:  # pragma: no cover - abstract
-        """Every file written or lent, sorted by path, with its check, its place in a tar, its weight
-        and its SHA-256: what the ledger records and what the site weighs."""
+    def written_rows(self) -> Iterator[Row]:  # pragma: no cover - abstract
+        """Every file written or lent, sorted by path (builder.engine.written): what the ledger
+        records and what the site weighs."""
         raise NotImplementedError
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:  # pragma: no cover - abstract
@@ -174,17 +165,15 @@ class MemoryWriter(Writer):
         super().__init__()
         self.files: dict[str, bytes] = {}
 
-    def _store(self, path: str, data: bytes) -> None:
+    def _store(self, path: str, data: bytes, key: str | None) -> None:
         self.files[path] = data
 
     def text(self, path: str) -> str:
         return self.files[path].decode("utf-8")
 
-    def written_rows(self) -> Iterator[Written]:
+    def written_rows(self) -> Iterator[Row]:
         for path in sorted(self.files):
-            data = self.files[path]
-            check, sha256 = digests(data)
-            yield path, check, None, weigh(path, data), sha256
+            yield written_row(path, None, self.files[path])
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         for path in sorted(self.files):
@@ -204,22 +193,21 @@ class RawFolderWriter(Writer):
         self._made: set[str] = set()
         self.written = WrittenLog(root.parent / "scratch", str(os.getpid()))
 
-    def _store(self, path: str, data: bytes) -> None:
+    def _store(self, path: str, data: bytes, key: str | None) -> None:
         folder = os.path.dirname(path)
         if folder and folder not in self._made:
             os.makedirs(self.root / folder, exist_ok=True)
             self._made.add(folder)
         with open(self.root / path, "wb") as handle:
             handle.write(data)
-        check, sha256 = digests(data)
-        self.written.add(path, check, weigh(path, data), sha256)
+        self.written.add(written_row(path, key, data))
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
+    def reuse(self, row: Row) -> bool:
         """As `FolderWriter.reuse`, in a worker, for a path the build's writer claimed for it."""
-        if self.previous is None or not lend_file(self.previous, self.root, self._made, path, check):
+        if self.previous is None or not lend_file(self.previous, self.root, self._made, row[0], row[-1]):
             return False
-        self.reserve(path)
-        self.written.add(path, check, weight, sha256)
+        self.reserve(row[0])
+        self.written.add(row)
         return True
 
     def drain(self) -> list[Path]:
@@ -249,7 +237,7 @@ class FolderWriter(Writer):
         self.written = WrittenLog(self.scratch, "main")
         self._adopted: list[Path] = []
 
-    def _store(self, path: str, data: bytes) -> None:
+    def _store(self, path: str, data: bytes, key: str | None) -> None:
         target = self.staging / path
         folder = os.path.dirname(path)
         if folder and folder not in self._made:
@@ -257,17 +245,14 @@ class FolderWriter(Writer):
             self._made.add(folder)
         with open(target, "wb") as handle:
             handle.write(data)
-        check, sha256 = digests(data)
-        self.written.add(path, check, weigh(path, data), sha256)
+        self.written.add(written_row(path, key, data))
 
     kind = "folder"
 
-    def written_rows(self) -> Iterator[Written]:
-        """Every file written or lent, with its check, its weight and its SHA-256, sorted by path
-        (builder.engine.written): what the ledger records for the next build."""
-        for path, check, _, _, _, size, gzipped, sha256 in sorted_rows([*self.written.files(), *self._adopted],
-                                                                       self.scratch):
-            yield path, check, None, (size, gzipped), sha256
+    def written_rows(self) -> Iterator[Row]:
+        """Every file written or lent, sorted by path (builder.engine.written): what the ledger
+        records for the next build."""
+        return sorted_rows([*self.written.files(), *self._adopted], self.scratch)
 
     def worker_spec(self) -> tuple[str, Path, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
@@ -279,24 +264,22 @@ class FolderWriter(Writer):
         taken in (builder.engine.written)."""
         self._adopted.extend(f for f in files if f not in self._adopted)
 
-    def reuse(self, path: str, check: str, place: tuple[int, int] | None, weight: Weight, sha256: str) -> bool:
-        """Claims `path` and fills it with the previous build's file, if its bytes still have the
-        check the ledger recorded when it was written: a hard link where the filesystem allows one
+    def reuse(self, row: Row) -> bool:
+        """Claims the path of the ledger's `row` and fills it with the previous build's file, if its
+        bytes still have the SHA-256 the ledger recorded: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
-        when the file is gone or was changed since: it is rendered again. `weight` and `sha256`: the
-        ledger's, of the same bytes (builder.engine.weight)."""
-        if not lend_file(self.out, self.staging, self._made, path, check):
+        when the file is gone or was changed since: it is rendered again."""
+        if not lend_file(self.out, self.staging, self._made, row[0], row[-1]):
             return False
-        self.reserve(path, weight[0])
-        self.written.add(path, check, weight, sha256)
+        self.reserve(row[0], row[5])
+        self.written.add(row)
         return True
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         """Every file of the site, sorted by path, with the SHA-256 of its bytes and its size: what
         was written or lent as the writer recorded it, and the files of `trees` (folders the search
         index was written into, not through the writer), read back (builder.engine.published)."""
-        rows = sorted_rows([*self.written.files(), *self._adopted], self.scratch)
-        recorded = ((path, sha256, size) for path, _, _, _, _, size, _, sha256 in rows)
+        recorded = ((row[0], row[-1], row[5]) for row in self.written_rows())
         read = sorted(row for tree in trees for row in folder_files(self.staging / tree, prefix=f"{tree}/"))
         return heapq.merge(recorded, read)
 
@@ -317,9 +300,9 @@ class FolderWriter(Writer):
         remove_staging(self.staging_root)
 
 
-def lend_file(previous: Path, staging: Path, made: set[str], path: str, check: str) -> bool:
-    """Puts the previous site's file at `path` into `staging`, if its bytes still have `check` (what
-    the ledger recorded when it was written): a hard link where the filesystem allows one (the old
+def lend_file(previous: Path, staging: Path, made: set[str], path: str, sha256: str) -> bool:
+    """Puts the previous site's file at `path` into `staging`, if its bytes still have the SHA-256
+    the ledger recorded when it was written: a hard link where the filesystem allows one (the old
     site sits beside the staging folder), a copy otherwise. False when the file is gone or was
     changed since. `made`: the folders made in `staging` so far, added to."""
     source = previous / path
@@ -329,7 +312,7 @@ def lend_file(previous: Path, staging: Path, made: set[str], path: str, check: s
         return False
     with os.fdopen(handle, "rb") as file:
         data = file.read()
-    if output_check(data) != check:
+    if sha256_hex(data) != sha256:
         return False
     target = staging / path
     folder = os.path.dirname(path)
