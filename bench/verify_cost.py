@@ -4,14 +4,13 @@
 
 For every output the ledger (`.<SITE>.cache/ledger.jsonl`, builder.engine.ledger) lists, this does
 what a rebuild's `reuse` does before lending it: for a folder, read the file and hash it; for a
-tar, `pread` the member's record (where the ledger says it is) and hash it. For a folder it also
+tar, read the member's record (where the ledger says it is) and check it (`PreviousTar.holds`). For a folder it also
 times the alternative, one `stat` per file (size, modification time, inode). Two passes each, so
 the second reads a warm page cache. Prints wall and CPU seconds and how many checks did not match.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -22,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):
     sys.path[0] = str(ROOT)
 
-from builder.engine.write import output_check  # noqa: E402
+from builder.engine.artifact import PreviousTar  # noqa: E402
+from builder.engine.write import sha256_hex  # noqa: E402
+from builder.engine.written import Row, decode  # noqa: E402
 
 
 def _cpu() -> float:
@@ -41,39 +42,31 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0]).resolve()
     cache = out.parent / f".{out.name}.cache"
     lines = (cache / "ledger.jsonl").read_text(encoding="utf-8").splitlines()[1:-1]  # header and trailer
-    rows = [json.loads(line) for line in lines]
-    checks: dict[str, str] = {row[0]: row[2] for row in rows}
-    print(f"{out}: {len(checks):,} outputs with a check")
+    rows: list[Row] = [row for line in lines if (row := decode(line)) is not None]
+    print(f"{out}: {len(rows):,} outputs in the ledger")
     if out.suffix == ".tar":
-        members = {row[0]: (row[3], row[4]) for row in rows}
-        tar = os.open(out, os.O_RDONLY)
-
         def records() -> tuple[int, int]:
-            size = mismatches = 0
-            for path, check in checks.items():
-                offset, length = members[path]
-                record = os.pread(tar, length, offset)
-                size += len(record)
-                mismatches += output_check(record) != check
-            return size, mismatches
+            previous = PreviousTar(out)
+            mismatches = sum(not previous.holds(row) for row in rows)
+            previous.close()
+            return sum(row[4] or 0 for row in rows), mismatches
 
         for _ in range(2):
-            _timed("tar: pread and hash every record", records)
-        os.close(tar)
+            _timed("tar: read and check every record", records)
         return 0
 
     def files() -> tuple[int, int]:
         size = mismatches = 0
-        for path, check in checks.items():
-            data = (out / path).read_bytes()
+        for row in rows:
+            data = (out / row[0]).read_bytes()
             size += len(data)
-            mismatches += output_check(data) != check
+            mismatches += sha256_hex(data) != row[-1]
         return size, mismatches
 
     def stats() -> tuple[int, int]:
         size = 0
-        for path in checks:
-            info = os.stat(out / path, follow_symlinks=False)
+        for row in rows:
+            info = os.stat(out / row[0], follow_symlinks=False)
             size += info.st_size
         return size, 0
 
