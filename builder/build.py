@@ -45,7 +45,7 @@ import json
 import os
 import time
 from array import array
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -497,26 +497,35 @@ def _render_in_workers(
 
 def start_search(
     present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any], config: SiteConfig,
-    staging: Path, cache: Path, shard_docs: int, *, start: bool,
+    staging: Path, scratch: Path, shard_docs: int, *, start: bool,
 ) -> SearchIndex:
     """Hands Pagefind every system's search documents and the pages of those whose pages it
-    indexes, and starts it unless `start` is false (the build then starts it once the render
-    workers are forked: `SearchIndex.start`); the build waits for it (`SearchIndex.wait`) before
-    the commit. When the index is sharded, the search page is told where the other shards are
-    (`site`)."""
-    renderer = Renderer(config, site)
-    index = SearchIndex(staging / "pagefind", cache / "search-source", shard_docs)
-    index.add(
-        ((doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context))
-         for c in present for doc in c.read.search_docs()),
-        ((page.path, renderer.render(page))
-         for c in present if c.system.indexes_pages for page in planned[c.system.key] if isinstance(page, Page)),
-    )
+    indexes (`search_documents`, put together in `scratch`), and starts it unless `start` is false
+    (the build then starts it once the render workers are forked: `SearchIndex.start`); the build
+    waits for it (`SearchIndex.wait`) before the commit. When the index is sharded, the search page
+    is told where the other shards are (`site`)."""
+    index = SearchIndex(staging / "pagefind", scratch / "search-documents", shard_docs)
+    index.add(search_documents(present, planned, site, config))
     if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
         site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
     if start:
         index.start()
     return index
+
+
+def search_documents(present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any],
+                     config: SiteConfig) -> Iterator[tuple[str, str]]:
+    """What Pagefind indexes (builder.engine.search): every system's search documents, and the
+    pages of those whose pages it indexes, each at its page's path."""
+    renderer = Renderer(config, site)
+    for c in present:
+        for doc in c.read.search_docs():
+            yield doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context)
+    for c in present:
+        if c.system.indexes_pages:
+            for page in planned[c.system.key]:
+                if isinstance(page, Page):
+                    yield page.path, renderer.render(page)
 
 
 def _render_owned_task(
@@ -652,8 +661,8 @@ def _build(
         nonlocal index
         if search and not any(c.system.indexes_pages for c in read):
             began = time.perf_counter()
-            assert writer.staging is not None and cache is not None  # a build in memory has no search
-            index = start_search(read, {}, site, config, writer.staging, cache, shard_docs,
+            assert writer.staging is not None and scratch is not None  # a build in memory has no search
+            index = start_search(read, {}, site, config, writer.staging, scratch, shard_docs,
                                  start=not renderers_later(read))
             timings["search"] += time.perf_counter() - began
 
@@ -670,8 +679,8 @@ def _build(
         # (planned and checked above), and indexes while the rest is rendered.
         searching = time.perf_counter()
         if search and index is None:
-            assert writer.staging is not None and cache is not None
-            index = start_search(present, planned.by_system, site, config, writer.staging, cache, shard_docs,
+            assert writer.staging is not None and scratch is not None
+            index = start_search(present, planned.by_system, site, config, writer.staging, scratch, shard_docs,
                                  start=not renderers_later(present))
         timings["search"] += time.perf_counter() - searching
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken

@@ -108,8 +108,8 @@ def test_a_tool_name_in_the_drawn_chart_is_text_not_a_link(tmp_path: Path) -> No
 def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed_build(tmp_path: Path) -> None:
     """The demo corpus built into a folder on the disk, and into one on tmpfs (/dev/shm, whose
     folders list their files in another order) where an earlier build of other data left its
-    cache, with a stale and a cut-short document in its search source as a failed build would
-    leave them: every file, the Pagefind index included, has the same bytes."""
+    cache, with a stale and a cut-short search document where an earlier version kept them
+    (`search-source`): every file, the Pagefind index included, has the same bytes."""
     import shutil
     import tempfile
 
@@ -123,7 +123,9 @@ def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed
         server_with(earlier, "gone", ["vanished"])
         assert run("build", str(earlier), "-o", str(other)).returncode == 0
         leftovers = other_root / ".site.cache" / "search-source"
-        assert (leftovers / "servers" / "gone" / "index.html").is_file()
+        (leftovers / "servers" / "gone").mkdir(parents=True)
+        (leftovers / "servers" / "gone" / "index.html").write_text('<html lang="en"><body><main data-pagefind-body>'
+                                                                   "vanished</main></body></html>")
         (leftovers / "index.html").write_text('<html lang="en"><body><main data-pa')  # cut short
         for out in (disk, other):
             result = run("build", str(data), "-o", str(out))
@@ -136,5 +138,6 @@ def test_the_same_data_builds_the_same_bytes_on_tmpfs_on_disk_and_after_a_failed
         assert any(name.startswith("pagefind/index/") for name in first)
         assert sorted(first) == sorted(second)
         assert [name for name in first if first[name] != second[name]] == []
+        assert not leftovers.exists(), "what an earlier version kept and nothing reads is removed"
     finally:
         shutil.rmtree(other_root, ignore_errors=True)

@@ -117,8 +117,8 @@ def test_the_messages_sent_to_pagefind_are_those_its_own_client_declares(
 
     monkeypatch.setattr(search, "_send", recorded)
     page = '<html lang="en"><body><main data-pagefind-body><h1>Echo</h1></main></body></html>'
-    index = search.SearchIndex(tmp_path / "site" / "pagefind", tmp_path / "source")
-    index.add([("servers/echo/index.html", page)], [])
+    index = search.SearchIndex(tmp_path / "site" / "pagefind", tmp_path / "source" / "search-documents")
+    index.add([("servers/echo/index.html", page)])
     index.wait()
     assert (tmp_path / "site" / "pagefind" / "pagefind.js").is_file()
     declared = {

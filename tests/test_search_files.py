@@ -30,8 +30,8 @@ async def _reference(folder: Path) -> dict[str, bytes]:
 
 def test_the_written_index_is_pagefinds_own_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    index = SearchIndex(tmp_path / "pagefind", tmp_path / "source")
-    index.add(DOCS.items(), [])
+    index = SearchIndex(tmp_path / "pagefind", tmp_path / "source" / "search-documents")
+    index.add(DOCS.items())
     index.wait()
     written = {p.relative_to(tmp_path / "pagefind").as_posix(): p.read_bytes()
                for p in (tmp_path / "pagefind").rglob("*") if p.is_file()}

@@ -54,8 +54,8 @@ def test_each_shard_is_pagefinds_own_complete_index_of_its_documents(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     site = tmp_path / "site"
-    index = SearchIndex(site / "pagefind", tmp_path / "source", shard_docs=2)
-    index.add(DOCS.items(), [])
+    index = SearchIndex(site / "pagefind", tmp_path / "source" / "search-documents", shard_docs=2)
+    index.add(DOCS.items())
     assert [folder.name for folder in index.folders] == list(SHARDS)
     index.start()
     index.wait()
@@ -72,8 +72,8 @@ def test_each_shard_is_pagefinds_own_complete_index_of_its_documents(
 
 def test_up_to_shard_docs_documents_make_one_index(tmp_path: Path) -> None:
     site = tmp_path / "site"
-    index = SearchIndex(site / "pagefind", tmp_path / "source", shard_docs=5)
-    index.add(DOCS.items(), [])
+    index = SearchIndex(site / "pagefind", tmp_path / "source" / "search-documents", shard_docs=5)
+    index.add(DOCS.items())
     index.wait()
     assert [p.name for p in site.iterdir()] == ["pagefind"]
     assert urls(site / "pagefind") == sorted("/" + path.removesuffix("index.html") for path in DOCS)
@@ -81,4 +81,4 @@ def test_up_to_shard_docs_documents_make_one_index(tmp_path: Path) -> None:
 
 def test_a_shard_holds_at_least_one_document(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least one"):
-        SearchIndex(tmp_path / "pagefind", tmp_path / "source", shard_docs=0)
+        SearchIndex(tmp_path / "pagefind", tmp_path / "source" / "search-documents", shard_docs=0)

@@ -117,11 +117,12 @@ def cache_folder(out: Path) -> Path:
 
 LEDGER = "ledger.jsonl"
 CACHE_FILES = (LEDGER, "ledger.tmp", "store.duckdb", "store.duckdb.wal")
-FORMER_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp")
-"""What earlier versions kept instead of the ledger: removed, as nothing reads it any more."""
 """What the build keeps as files in its cache folder (this module, builder.engine.artifact, builder.store)."""
-CACHE_FOLDERS = ("search-source", "store.tmp", "store.files")
-"""… and as folders (builder.engine.search, builder.store) …"""
+FORMER_FILES = ("manifest.json", "manifest.tmp", "members.json", "members.tmp", "search-source")
+"""What earlier versions kept (instead of the ledger; the search documents): removed, as nothing
+reads it any more."""
+CACHE_FOLDERS = ("store.tmp", "store.files")
+"""… and as folders (builder.store) …"""
 SYSTEM_FOLDERS = (READ_CACHE_SUFFIX, SPOOL_SUFFIX) = ("-servers", "-spool")
 """… and a folder of each for every grading system that keeps one, named by the system: its read cache,
 `<system>-servers` (builder.engine.read_cache; entries are files), and its spool, `<system>-spool`

@@ -4,8 +4,9 @@ The binary comes from the `pagefind[bin]` package on PyPI. Its Python API waits 
 for each reply, far too slow for a registry, and its command line reads a folder in the order the
 filesystem lists it, which differs between filesystems (Pagefind numbers pages in that order, so
 the index bytes would too). So the build runs the binary as a service itself and sends it every
-document of a search source, sorted by path, without waiting for the replies. That folder is a
-search source made for the purpose as soon as the corpus is loaded, beside the staging folder:
+document of a search source, sorted by path, without waiting for the replies. The search source
+is made for the purpose as soon as the corpus is read (or, for systems whose pages are indexed,
+planned):
 
 - a grading system that can describe its records compactly gives one small document per record
   group (TDQS: one per server, its tools as sub-sections, so a tool search lands on the tool);
@@ -16,9 +17,10 @@ search source made for the purpose as soon as the corpus is loaded, beside the s
 Indexing whole registry pages instead costs ten times the time, and Pagefind's memory grows past
 what a 24 GB machine has at a quarter of a million pages.
 
-The search source is kept in the build's cache folder between builds: a rebuild writes only the
-documents that changed and removes those that are gone, instead of writing (and deleting) every
-one again. Pagefind still indexes all of them: it has no incremental mode. When there is nothing
+The documents are appended, as they come, to one file in the build's scratch folder, removed with
+it: nothing of them is kept between builds. Pagefind has no incremental mode, so every build sends
+it every document; a rebuild takes an unchanged server's document from its read cache entry
+(builder.engine.records), not from a copy kept for the purpose. When there is nothing
 to index (an empty or wholly rejected data folder), Pagefind is not run: it refuses an empty
 index, and the search page gets a module that finds nothing (`EMPTY_INDEX`).
 
@@ -95,10 +97,10 @@ class SearchIndexError(RuntimeError):
 
 
 class SearchIndex:
-    """Pagefind over a search source: documents and pages are put into the search-source folder
-    `source` (kept from the previous build), then `start()` runs Pagefind in the background (the
-    build computes its statistics meanwhile) and `wait()` collects it, with its index in `output`,
-    or in `output` and its sibling shard folders (`folders`) past `shard_docs` documents."""
+    """Pagefind over a search source: documents and pages are appended to the file `source` (in
+    the build's scratch folder), then `start()` runs Pagefind in the background (the build
+    computes its statistics meanwhile) and `wait()` collects it, with its index in `output`, or in
+    `output` and its sibling shard folders (`folders`) past `shard_docs` documents."""
 
     def __init__(self, output: Path, source: Path, shard_docs: int = SHARD_DOCS) -> None:
         if shard_docs < 1:
@@ -106,9 +108,10 @@ class SearchIndex:
         self.output = output
         self.source = source
         self.shard_docs = shard_docs
-        self.source.mkdir(parents=True, exist_ok=True)
-        self._kept: set[str] = set()
-        self._made: set[Path] = set()
+        self._documents: dict[str, tuple[int, int]] = {}
+        """Each document's path, and where its bytes are in `source` (offset, length)."""
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_bytes(b"")
         self._runner: threading.Thread | None = None
         self._lock = threading.Lock()
         self._stopping = False
@@ -116,50 +119,24 @@ class SearchIndex:
         self._failure: str | None = None
         self._started = False
 
-    def _put(self, path: str, content: bytes) -> None:
-        """Writes `content` at `path` unless the previous build left it there already."""
-        relative = check_output_path(path)
-        self._kept.add(relative)
-        target = self.source / relative
-        try:
-            with open(target, "rb") as previous:
-                if previous.read(len(content) + 1) == content:
-                    return
-        except OSError:
-            pass
-        if target.parent not in self._made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(target.parent)
-        target.write_bytes(content)
+    def add(self, docs: Iterable[tuple[str, str | bytes]]) -> None:
+        """`docs`: each document's path (the page it stands for) and its HTML: a search document, or
+        a rendered page to index as it is (the part it marks `data-pagefind-body`)."""
+        with open(self.source, "ab") as file:
+            for path, content in docs:
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                self._documents[check_output_path(path)] = (file.tell(), len(data))
+                file.write(data)
 
-    def add(self, docs: Iterable[tuple[str, str]], pages: Iterable[tuple[str, str | bytes]]) -> None:
-        """`docs`: search-source path → HTML; `pages`: rendered pages to index as they are. Files
-        of a previous build that are not among them are removed."""
-        for path, html in docs:
-            self._put(path, html.encode("utf-8"))
-        for path, content in pages:
-            self._put(path, content.encode("utf-8") if isinstance(content, str) else content)
-        self._remove_others()
-
-    def _remove_others(self) -> None:
-        for folder, subfolders, files in os.walk(self.source, topdown=False):
-            base = Path(folder).relative_to(self.source)
-            for name in files:
-                if (base / name).as_posix() not in self._kept:
-                    os.unlink(os.path.join(folder, name))
-            for name in subfolders:
-                with contextlib.suppress(OSError):  # not empty: it holds kept documents
-                    os.rmdir(os.path.join(folder, name))
-
-    def _shards(self) -> list[list[str]]:
-        paths = sorted(self._kept)
-        return [paths[start:start + self.shard_docs] for start in range(0, len(paths), self.shard_docs)]
+    def _shards(self) -> list[list[tuple[str, int, int]]]:
+        documents = sorted((path, *place) for path, place in self._documents.items())
+        return [documents[start:start + self.shard_docs] for start in range(0, len(documents), self.shard_docs)]
 
     @property
     def folders(self) -> list[Path]:
         """The index's folders once the documents are added: `output` (shard 1), then
         `output-2`, `output-3`… beside it, one per further shard."""
-        count = max(1, -(-len(self._kept) // self.shard_docs))
+        count = max(1, -(-len(self._documents) // self.shard_docs))
         return [self.output] + [self.output.with_name(f"{self.output.name}-{k}") for k in range(2, count + 1)]
 
     def start(self) -> None:
@@ -174,7 +151,7 @@ class SearchIndex:
         if self._started:
             return
         self._started = True
-        if not self._kept:
+        if not self._documents:
             self.output.mkdir(parents=True, exist_ok=True)
             (self.output / "pagefind.js").write_bytes(EMPTY_INDEX)
             return
@@ -182,13 +159,13 @@ class SearchIndex:
         self._runner = threading.Thread(target=self._run_all, args=(shards,), daemon=True)
         self._runner.start()
 
-    def _run_all(self, shards: list[tuple[Path, list[str]]]) -> None:
+    def _run_all(self, shards: list[tuple[Path, list[tuple[str, int, int]]]]) -> None:
         """Each shard's run starts as soon as the one before has sent its index back; that index is
         written while the next run indexes."""
         try:
             written: tuple[Path, list[tuple[str, bytes]]] | None = None
-            for output, paths in shards:
-                run = self._start_run(paths)
+            for output, documents in shards:
+                run = self._start_run(documents)
                 if run is None:  # the build is being stopped: nothing more is written
                     self._failure = "stopped"
                     return
@@ -205,8 +182,9 @@ class SearchIndex:
         except Exception as error:  # raised again by wait(), in the build's thread
             self._failure = f"pagefind failed: {error!r}"
 
-    def _start_run(self, paths: list[str]) -> _Run | None:
-        """Starts one Pagefind run over `paths`; None once the index is being closed."""
+    def _start_run(self, documents: list[tuple[str, int, int]]) -> _Run | None:
+        """Starts one Pagefind run over `documents` (path, and where the bytes are in `source`);
+        None once the index is being closed."""
         executable = str(pagefind_executable())
         with self._lock:
             if self._stopping:
@@ -214,13 +192,13 @@ class SearchIndex:
             errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _Run.finish
             try:
                 self._process = process = subprocess.Popen(
-                    [executable, "--service"], cwd=self.source,
+                    [executable, "--service"], cwd=self.source.parent,
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                 )
             except BaseException:
                 errors.close()
                 raise
-        return _Run(process, _Service(process, paths, self.source), errors)
+        return _Run(process, _Service(process, documents, self.source), errors)
 
     def wait(self) -> None:
         try:
@@ -235,8 +213,7 @@ class SearchIndex:
             self.close()
 
     def close(self) -> None:
-        """Stops a run still going (a build that failed meanwhile) and starts no further shard;
-        the source folder is kept for the next build."""
+        """Stops a run still going (a build that failed meanwhile) and starts no further shard."""
         with self._lock:
             self._stopping = True
             process = self._process
@@ -299,27 +276,29 @@ class _Service:
     shipped an empty `wasm.unknown.pagefind` that way (a rebuild against a cold build, 1 of 30,534
     files differing)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], paths: list[str], source: Path) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], documents: list[tuple[str, int, int]], source: Path
+                 ) -> None:
         self._process = process
-        self._last = len(paths) + 2
+        self._last = len(documents) + 2
         self._failures: list[str] = []
         self.files: list[tuple[str, bytes]] | None = None
         """The index's files (path below the index folder, content), once Pagefind sent them."""
         self._done = threading.Event()
-        self._sender = threading.Thread(target=self._send_all, args=(paths, source), daemon=True)
+        self._sender = threading.Thread(target=self._send_all, args=(documents, source), daemon=True)
         self._reader = threading.Thread(target=self._read_all, daemon=True)
         self._reader.start()
         self._sender.start()
 
-    def _send_all(self, paths: list[str], source: Path) -> None:
+    def _send_all(self, documents: list[tuple[str, int, int]], source: Path) -> None:
         assert self._process.stdin is not None
         pipe = self._process.stdin
         try:
             _send(pipe, 1, {"type": "NewIndex", "config": None})
-            for number, path in enumerate(paths, start=2):
-                content = (source / path).read_bytes().decode("utf-8", "replace")
-                _send(pipe, number, {"type": "AddFile", "index_id": 0, "file_path": path, "url": None,
-                                     "file_contents": content})
+            with open(source, "rb") as file:
+                for number, (path, offset, length) in enumerate(documents, start=2):
+                    content = os.pread(file.fileno(), length, offset).decode("utf-8", "replace")
+                    _send(pipe, number, {"type": "AddFile", "index_id": 0, "file_path": path, "url": None,
+                                         "file_contents": content})
             _send(pipe, self._last, {"type": "GetFiles", "index_id": 0})
             pipe.flush()
         except OSError as error:  # the service died: its exit status and stderr say why
