@@ -137,28 +137,31 @@ def kept_between_runs(site: Path) -> dict[str, int]:
     return {"output": files_bytes(site), "cache": files_bytes(cache) if cache.exists() else 0}
 
 
-def search_alone(site: Path, work: Path) -> dict[str, Any] | None:
-    """Pagefind on its own over the search source the rebuild left in its cache: what indexing
-    the whole registry costs with nothing else running, against which the rebuild's budget (a
-    tenth of a cold build) is measured. Pagefind has no incremental mode, so every rebuild pays it."""
-    from builder.engine.incremental import cache_folder
+def search_alone(data: Path, work: Path) -> dict[str, Any]:
+    """Pagefind on its own over the search documents of the changed data (bench/search_source.py):
+    what indexing the whole registry costs with nothing else running, against which the rebuild's
+    budget is measured. Pagefind has no incremental mode, so every rebuild pays it."""
+    from bench.search_source import write_search_source
 
-    source = cache_folder(site) / "search-source"
-    if not source.is_dir():
-        return None
+    source = work / "search-source"
+    if source.exists():
+        shutil.rmtree(source)
+    write_search_source(data, source)
     documents = [path for path in source.rglob("*.html") if path.is_file()]
     output = work / "pagefind-alone"
     if output.exists():
         shutil.rmtree(output)
-    _say(f"search alone: Pagefind over the rebuild's search source, {len(documents):,} documents")
+    _say(f"search alone: Pagefind over the changed data's search documents, {len(documents):,} of them")
     run = measure([sys.executable, "-m", "pagefind", "--site", str(source), "--output-path", str(output), "--quiet"],
                   work / "logs" / "search-alone.log")
     shutil.rmtree(output, ignore_errors=True)
+    source_bytes = sum(path.stat().st_size for path in documents)
+    shutil.rmtree(source)
     if run.returncode != 0:
         raise RuntimeError(f"Pagefind alone failed (exit {run.returncode}); see {run.log}")
     _say(f"search alone: {run.wall:,.1f} s, {run.cpu or 0:,.1f} s of CPU")
     return {"wall": run.wall, "cpu": run.cpu, "peakRss": run.peak_rss, "documents": len(documents),
-            "sourceBytes": sum(path.stat().st_size for path in documents)}
+            "sourceBytes": source_bytes}
 
 
 def rebuild_mode(stages: dict[str, float], outputs: int) -> str:
@@ -263,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     results["rebuild"] = _build(data, site_a, work, "rebuild", args.build_arg)
     results["rebuildMode"] = rebuild_mode(results["rebuild"].get("stages", {}), results["rebuild"]["site"]["files"])
     results["kept"] = kept_between_runs(site_a)
-    results["searchAlone"] = search_alone(site_a, work)
+    results["searchAlone"] = search_alone(data, work)
     results["cold2"] = _build(data, site_b, work, "cold2", args.build_arg)
     _say("comparing the rebuilt site with the cold build of the same data, byte for byte")
     results["rebuildVsCold"] = compare_trees(site_a, site_b).summary()

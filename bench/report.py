@@ -207,7 +207,7 @@ def _budget_lines(results: dict[str, Any]) -> list[str]:
     alone = results.get("searchAlone")
     if alone:
         lines.append(
-            f"Pagefind alone over the rebuilt search source ({alone['documents']:,} documents, "
+            f"Pagefind alone over the changed data's search documents ({alone['documents']:,} of them, "
             f"{size(alone['sourceBytes'])}): {seconds(alone['wall'])} wall, {seconds(alone['cpu'])} CPU, "
             f"{mib(alone['peakRss'])} peak RSS = {alone['wall'] / cold['wall']:.2f} × cold (budget {INCREMENTAL_SHARE:.2f})"
         )

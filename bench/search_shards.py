@@ -2,8 +2,8 @@
 
     python -m bench.search_shards SEARCH_SOURCE OUTPUT [--shard-docs N]
 
-SEARCH_SOURCE is the `search-source` folder of a build's cache (`.<site>.cache/search-source`,
-kept between builds); OUTPUT a new folder for the index. The index is made as the build makes it
+SEARCH_SOURCE is a folder of a data folder's search documents (`python -m bench.search_source DATA
+SEARCH_SOURCE`); OUTPUT a new folder for the index. The index is made as the build makes it
 (builder.engine.search.SearchIndex), and the figures are the children's: Pagefind is the only child, so
 `ru_maxrss` of RUSAGE_CHILDREN is the peak resident memory of its largest run (one run per shard,
 one after another). Run it once per process: the peak covers the whole process's life."""
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,12 +29,12 @@ def main() -> None:
     if args.output.exists():
         parser.error(f"{args.output} exists: give a new folder")
     documents = sorted(p.relative_to(args.source).as_posix() for p in args.source.rglob("*") if p.is_file())
-    index = SearchIndex(args.output / "pagefind", args.source, args.shard_docs)
-    # The documents are already there: `add` keeps every file that is unchanged and writes nothing.
-    index.add([], ((path, (args.source / path).read_bytes()) for path in documents))
-    started = time.perf_counter()
-    index.wait()
-    wall = time.perf_counter() - started
+    with tempfile.TemporaryDirectory(prefix="search-shards-") as scratch:
+        index = SearchIndex(args.output / "pagefind", Path(scratch) / "search-documents", args.shard_docs)
+        index.add((path, (args.source / path).read_bytes()) for path in documents)
+        started = time.perf_counter()
+        index.wait()
+        wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     size = sum(p.stat().st_size for p in args.output.rglob("*") if p.is_file())
     print(json.dumps({
