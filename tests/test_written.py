@@ -49,3 +49,22 @@ def test_a_line_of_the_wrong_shape_holds_no_row(line: bytes) -> None:
 def test_a_row_reads_back_as_written() -> None:
     for row in [("a/é\n\"", "k", "segment-1", 0, 512, 7, 27, "s"), ("b", None, None, None, None, 0, 0, "s")]:
         assert decode(encode(row).encode("utf-8")) == row
+
+
+def test_a_registrys_rows_sort_within_the_memory_duckdb_is_given(tmp_path: Path) -> None:
+    """352,000 rows, a full registry's site (228,369 tool pages and the rest), in three writers'
+    files as a build leaves them: sorted by DuckDB within `MEMORY` (sorted as read, they were not)."""
+    import hashlib
+
+    logs = [WrittenLog(tmp_path, name) for name in ("main", "1", "2")]
+    count = 352_000
+    for number in range(count):
+        server = (number * 7919) % count // 23  # the rows come in another order than the paths'
+        path = f"servers/a-server-named-{server:06d}/tools/a_tool_named_{number % 23}/index.html"
+        sha256 = hashlib.sha256(path.encode()).hexdigest()
+        logs[number % 3].add((path, sha256[:32], f"segment-{number % 3}", number * 9216, 9216, 9000, 2800, sha256))
+    files = [f for log in logs for f in log.files()]
+    paths = [row[0] for row in sorted_rows(files, tmp_path)]
+    for log in logs:
+        log.close()
+    assert len(paths) == count and all(earlier <= later for earlier, later in zip(paths, paths[1:]))

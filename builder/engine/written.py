@@ -38,8 +38,9 @@ Row = tuple[str, str | None, str | None, int | None, int | None, int, int, str]
 """An output written: path, key, in a tar its record's source, offset and length, its weight (bytes,
 gzip size) and the SHA-256 of its bytes."""
 
-_TYPES = ("VARCHAR", "VARCHAR", "VARCHAR", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "VARCHAR")
-_COLUMNS = ", ".join(f"(j->>{number})::{kind}" for number, kind in enumerate(_TYPES))
+_TYPES = {"path": "VARCHAR", "key": "VARCHAR", "source": "VARCHAR", "offset": "BIGINT", "length": "BIGINT",
+          "bytes": "BIGINT", "gzip": "BIGINT", "sha256": "VARCHAR"}
+_COLUMNS = ", ".join(f"(j->>{number})::{kind} AS {name}" for number, (name, kind) in enumerate(_TYPES.items()))
 
 
 def encode(row: Row) -> str:
@@ -103,9 +104,11 @@ def sorted_rows(files: list[Path], scratch_folder: Path) -> Iterator[Row]:
     existing = [str(f) for f in files if os.path.getsize(f) > 0]
     if not existing:
         return
-    # One thread: two threads' JSON readers alone outgrow MEMORY (a registry's 321,000 rows).
+    # One thread: two threads' JSON readers alone outgrow MEMORY (a registry's 352,000 rows). The rows
+    # are read into a table first: sorted as they are read, the registry's outgrew MEMORY too.
     with scratch(scratch_folder, MEMORY, threads=1) as con:
-        con.execute(f"SELECT {_COLUMNS} FROM read_json(?, format = 'newline_delimited', records = false, "
-                    "columns = {'j': 'JSON'}) ORDER BY 1", [existing])
+        con.execute(f"CREATE TABLE written AS SELECT {_COLUMNS} FROM read_json(?, format = 'newline_delimited', "
+                    "records = false, columns = {'j': 'JSON'})", [existing])
+        con.execute("SELECT * FROM written ORDER BY path")
         while batch := con.fetchmany(BATCH):
             yield from batch
