@@ -178,6 +178,7 @@ def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
     from builder import build as build_module
     from builder.build import build
     from builder.config import SiteConfig
+    from builder.engine.write import MemoryWriter
     from builder.systems import all_systems
 
     config = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
@@ -194,3 +195,7 @@ def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
              for p in sorted((tmp_path / f"site-{workers}").rglob("*")) if p.is_file()}).encode()
     assert made["tar-2"] == made["tar-1"]
     assert made["folder-2"] == made["folder-1"]
+    # Into memory, a build runs in this process whatever `workers` says, and makes the same files.
+    memory = MemoryWriter()
+    build(data, memory, config, search=False, workers=2, systems=systems)
+    assert {path: content.hex() for path, content in memory.files.items()} == json.loads(made["folder-1"])
