@@ -453,40 +453,36 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     spool = _spool(cache, system.name)
     gathering = system.gathering()
     outputs: list[Output] = []
-    owners: Workers | None = None
-    held_by_workers: OwnedRows | None = None
     inputs = InputLog(spool.folder)
-    if owned:
-        owners = Workers(context.workers)
-        held_by_workers = OwnedRows(spool.folder / "owned")
-        try:
+    owners = Workers(context.workers) if owned else None
+    held_by_workers = OwnedRows(spool.folder / "owned") if owned else None
+    records: Records | None = None
+    try:
+        if owners is not None:
             # The workers go on reading while the first chunks are taken in here.
             keys = _take_in(system, gathering, spool, held_by_workers, context.log,
                             owners.share(_read_chunk, chunks), inputs)
-        except BaseException:
-            owners.close()
-            raise
-    else:
-        state: dict[str, Any] = {}
-        keys = _take_in(system, gathering, spool, None, context.log,
-                        [(-1, _read_chunk(state, chunk)) for chunk in chunks], inputs)
-        outputs.extend(state.get("outputs", []))
-    spool.finish()
-    if folder is not None:
-        ReadCache(folder).keep_only(keys)
-    try:
+        else:
+            state: dict[str, Any] = {}
+            keys = _take_in(system, gathering, spool, None, context.log,
+                            [(-1, _read_chunk(state, chunk)) for chunk in chunks], inputs)
+            outputs.extend(state.get("outputs", []))
+        spool.finish()
+        if folder is not None:
+            ReadCache(folder).keep_only(keys)
         with input_files.reading(context.data_dir) as reads:  # what finishing reads (TDQS: index.json)
             corpus = gathering.finish(context, outputs, spool)
         inputs.extend(reads.inputs())
-    except BaseException:
-        if owners is not None:
-            owners.close()
-        raise
-    if corpus is None:
-        if owners is not None:
-            owners.close()
-        spool.remove()
-        return None
-    if held_by_workers is not None:
-        held_by_workers.finish()
-    return Records(corpus, outputs, held_by_workers, system.tables, spool, owners, inputs)
+        if corpus is not None:
+            if held_by_workers is not None:
+                held_by_workers.finish()
+            records = Records(corpus, outputs, held_by_workers, system.tables, spool, owners, inputs)
+    finally:
+        # Failed (a full disk, a bug) or nothing to build: the workers end now, whatever step it was
+        # (they hold the output's lock, and a pool left running races the interpreter's exit), and
+        # the spool goes.
+        if records is None:
+            if owners is not None:
+                owners.close()
+            spool.remove()
+    return records

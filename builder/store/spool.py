@@ -8,6 +8,7 @@ hold, and DuckDB reads each file in one parallel pass (builder.store.tables.load
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from collections.abc import Iterator
@@ -47,9 +48,8 @@ class Spool:
 
     def finish(self) -> None:
         """Everything appended is on disk, ready to be read."""
-        for handle in self._open.values():
-            handle.close()
-        self._open.clear()
+        while self._open:
+            self._open.popitem()[1].close()
 
     def records(self, name: str) -> Iterator[Any]:
         """What `append_json` appended under `name`, in order."""
@@ -61,5 +61,8 @@ class Spool:
                 yield json.loads(line)
 
     def remove(self) -> None:
-        self.finish()
+        """The files closed and removed: what a full disk kept them from writing goes with them."""
+        while self._open:
+            with contextlib.suppress(OSError):
+                self._open.popitem()[1].close()
         shutil.rmtree(self.folder, ignore_errors=True)
