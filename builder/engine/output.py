@@ -176,7 +176,11 @@ moved aside while the new one is swapped in."""
 def make_staging(out: Path, kind: str) -> Path:
     """A new folder `.<name>.<kind>-*` beside `out`, marked as this tool's."""
     folder = Path(tempfile.mkdtemp(prefix=f".{out.name}.{kind}-", dir=out.parent))
-    (folder / STAGING_MARKER).write_text(_staging_text(folder), encoding="utf-8")
+    try:
+        (folder / STAGING_MARKER).write_text(_staging_text(folder), encoding="utf-8")
+    except BaseException:  # a full disk: the folder, unmarked, would be left for good
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 
