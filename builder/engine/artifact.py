@@ -133,9 +133,10 @@ class SegmentWriter(Writer):
             self.previous.close()
 
     def close(self) -> None:
-        self._file.close()
-        self.written.close()
-        self.close_previous()
+        with contextlib.ExitStack() as ending:  # each closed, even when one before it fails (a full disk)
+            ending.callback(self.close_previous)
+            ending.callback(self.written.close)
+            self._file.close()
 
 
 class PreviousTar:
@@ -328,11 +329,16 @@ class TarWriter(Writer):
         return self.out if name == PREVIOUS else self.staging / name
 
     def abort(self) -> None:
-        self._segment.close_previous()
-        self._segment.close()
-        if self._assembly is not None:
-            self._assembly.close()
-        remove_staging(self.staging)
+        """Drops what was written. What a full disk kept the files from taking is dropped with them:
+        closing them may fail again, and the staging folder goes all the same."""
+        try:
+            with contextlib.suppress(OSError):
+                self._segment.close()
+            if self._assembly is not None:
+                with contextlib.suppress(OSError):
+                    self._assembly.close()
+        finally:
+            remove_staging(self.staging)
 
 
 COPY = 1 << 20

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import heapq
 import os
@@ -296,8 +297,11 @@ class FolderWriter(Writer):
         self._remove_later(*(folder for folder in (old, self.staging_root) if folder is not None))
 
     def abort(self) -> None:
-        self.written.close()
-        remove_staging(self.staging_root)
+        try:
+            with contextlib.suppress(OSError):  # a full disk: what it kept the log from taking goes too
+                self.written.close()
+        finally:
+            remove_staging(self.staging_root)
 
 
 def lend_file(previous: Path, staging: Path, made: set[str], path: str, sha256: str) -> bool:
