@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -16,6 +17,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import duckdb
 from tqdm import tqdm
 
 from builder.annotations import github_annotations
@@ -64,6 +66,21 @@ def _os_error(error: OSError, output: str) -> str:
     where = error.filename if error.filename is not None else Path(output).resolve()
     also = f" -> {error.filename2}" if error.filename2 is not None else ""
     return f"cannot write {where}{also}: {error.strerror or error}; nothing was replaced"
+
+
+_DUCKDB_WRITE = re.compile(r'Could not write file "(?P<file>[^"]+)": (?P<reason>[^\n]+)')
+
+
+def _duckdb_error(error: duckdb.Error) -> str | None:
+    """One line for DuckDB failing to write its store or its spill files (a full disk, a read-only
+    folder), as `_os_error` says it for Python's own writes; None for any other DuckDB error (a bug:
+    its traceback is wanted)."""
+    said = _DUCKDB_WRITE.search(str(error))
+    if said is not None:
+        return f"cannot write {said['file']}: {said['reason']}; nothing was replaced"
+    if isinstance(error, duckdb.IOException):
+        return f"{str(error).splitlines()[0]}; nothing was replaced"
+    return None
 
 
 class Progress:
@@ -166,6 +183,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from error
     except OSError as error:
         raise BuildFailed(_os_error(error, args.output)) from error
+    except duckdb.Error as error:
+        said = _duckdb_error(error)
+        if said is None:
+            raise
+        raise BuildFailed(said) from error
     except BrokenLinks as error:
         raise BuildFailed(f"{error}; nothing was replaced (a scorecards bug: please report it)") from error
     if args.timings:
