@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +25,7 @@ from pathlib import Path
 import pytest
 from corpus import definition, report, scores, tool_score, write_capture
 
+from builder.cli import main
 from builder.engine.output import MARKER, UnsafeOutput, check_output
 
 
@@ -335,3 +338,46 @@ def test_os_errors_are_one_line_and_lose_nothing(place: Path) -> None:
         assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
         line = result.stderr.strip().splitlines()[-1]
         assert line.startswith(f"scorecards: cannot write {readonly}") and "Read-only file system" in line, line
+
+
+@pytest.mark.parametrize("name", ["site", "site.tar"])
+def test_a_full_disk_at_any_step_fails_in_one_line_and_leaves_nothing_running(
+    place: Path, name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The disk fills at every step in turn (a filler leaves 0, 16, 32 … KiB free, up to more than
+    the site takes): the step that fails says so in one line, the site stays whole, and nothing of
+    the build is left running or on disk, its forked readers above all (a failure after they forked
+    once left them, and their pools' threads, alive: they held the output's lock, and the
+    interpreter's exit raced their pipes). Run in this process (`builder.cli.main`), where what is
+    left can be seen."""
+    project, small = place / "project", place / "small"
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    out = small / name
+    command = ["build", "data", "-o", str(out), "--no-search", "-q", "--workers", "2"]
+    threads = set(threading.enumerate())
+    with mounted(small, "size=6m"):
+        assert main(command) == 0
+        before = tree(small)
+        pages = sum(path.stat().st_size for path in [out, *out.rglob("*")] if path.is_file()) // 4096
+        failed = 0
+        for free in range(0, pages + 16, 4):  # in pages of 4 KiB
+            (small / "filler").unlink(missing_ok=True)
+            disk = os.statvfs(small)
+            (small / "filler").write_bytes(b"\0" * max(0, disk.f_bavail * disk.f_frsize - free * 4096))
+            capsys.readouterr()
+            code = main(command)
+            said = capsys.readouterr().err.strip().splitlines()
+            if code != 0:
+                failed += 1
+                assert code == 1 and len(said) == 1, (free, said)
+                assert said[0].startswith("scorecards: cannot write ") and "No space left on device" in said[0], said
+            assert multiprocessing.active_children() == [], (free, said)
+            # The gzipped downloads' copies end by themselves (builder.tdqs.bulk); nothing else runs on.
+            left = [t.name for t in set(threading.enumerate()) - threads if not t.name.startswith("scorecards-bulk")]
+            assert left == [], (free, said, left)
+            now = tree(small)
+            assert {k: v for k, v in now.items() if k == name or k.startswith(f"{name}/")} == {
+                k: v for k, v in before.items() if k == name or k.startswith(f"{name}/")}, (free, said)
+            assert not [k for k in now if k.startswith((f".{name}.tmp-", f".{name}.old-"))], (free, said)
+        assert failed > pages // 8  # the disk was full for most of the sweep
