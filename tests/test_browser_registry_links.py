@@ -147,7 +147,10 @@ def test_a_sort_of_the_whole_servers_list_survives_back(registry, browser) -> No
     page = browser.new_page()
     page.goto(base + "servers/", wait_until="networkidle")
     page.locator("#servers-table thead th button", has_text="Tools").first.click()
-    page.wait_for_function("document.querySelector('#servers-table').closest('main').querySelector('.table-status').textContent.startsWith('Showing')")
+    # A function, not an expression: Playwright evaluates an expression again at each poll with
+    # eval, which the site's Content-Security-Policy refuses once the first check was false.
+    page.wait_for_function("() => document.querySelector('#servers-table').closest('main')"
+                           ".querySelector('.table-status').textContent.startsWith('Showing')")
     chosen = page.url
     assert chosen == base + "servers/?sort=servers-table.tools.desc"
     assert [float(v) for v in _cells(page, "#servers-table", 7)] == expected
@@ -155,7 +158,7 @@ def test_a_sort_of_the_whole_servers_list_survives_back(registry, browser) -> No
     page.locator("#servers-table tbody tr td a").first.click()
     page.wait_for_load_state("networkidle")
     page.go_back(wait_until="networkidle")
-    page.wait_for_function("document.querySelector('.table-status').textContent.startsWith('Showing')")
+    page.wait_for_function("() => document.querySelector('.table-status').textContent.startsWith('Showing')")
     assert page.url == chosen and page.evaluate("window.stillHere === undefined")
     assert page.locator("#servers-table thead th", has_text="Tools").first.get_attribute("aria-sort") == "descending"
     assert [float(v) for v in _cells(page, "#servers-table", 7)] == expected
