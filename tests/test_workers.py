@@ -3,6 +3,7 @@ as they come back, a worker's error with its traceback, workers that die with th
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
@@ -92,6 +93,29 @@ def _fail(state: dict[str, Any], item: int) -> None:
 
 def _square(state: dict[str, Any], item: int) -> int:
     return item * item
+
+
+def _write_into(state: dict[str, Any], folder: str) -> None:
+    with open(os.path.join(folder, "missing", "file"), "wb"):
+        pass
+
+
+def test_a_workers_os_error_reaches_the_caller_as_the_same_os_error(tmp_path: Path) -> None:
+    """A full disk or a missing folder in a worker is said by the command in one line, as its own
+    OSErrors are: it arrives as an OSError of the same kind, number and file, the worker's
+    traceback behind it."""
+    folder = str(tmp_path)
+    workers = Workers(2)
+    try:
+        with pytest.raises(FileNotFoundError) as raised:
+            list(workers.share(_write_into, [folder]))
+        assert raised.value.errno == errno.ENOENT and raised.value.strerror == os.strerror(errno.ENOENT)
+        assert raised.value.filename == os.path.join(folder, "missing", "file")
+        behind = raised.value.__cause__
+        assert isinstance(behind, WorkerError) and "_write_into" in str(behind) and "Traceback" in str(behind)
+        assert [value for _, value in workers.share(_square, range(3))] == [0, 1, 4]  # they live on
+    finally:
+        workers.close()
 
 
 def test_a_worker_error_reaches_the_caller_with_the_worker_traceback() -> None:

@@ -25,7 +25,8 @@ fork context. What it adds to the standard library:
 - a task is a module-level function of (the worker's own state, the argument); after each task the
   worker collects its garbage and freezes what is left (builder.engine.heap), as the state lives on;
 - a task's exception reaches the caller as `WorkerError` carrying the worker's traceback (the
-  exception itself need not be picklable);
+  exception itself need not be picklable); an `OSError` (a full disk, a read-only folder) as an
+  `OSError` of the same number and files, which the command says in one line as it says its own;
 - `share` yields results in the order of the arguments, each as soon as it and those before it are
   back, so the caller takes in the first results while the workers go on with the rest.
 """
@@ -78,6 +79,8 @@ def _run(task: Task, argument: Any) -> tuple[bool, Any]:
     """In a worker: runs `task`; returns (True, its result) or (False, the traceback)."""
     try:
         reply: tuple[bool, Any] = (True, task(_STATE, argument))
+    except OSError as error:
+        reply = (False, (traceback.format_exc(), error.errno, error.strerror, error.filename, error.filename2))
     except BaseException:
         reply = (False, traceback.format_exc())
     del task, argument
@@ -125,6 +128,10 @@ class Workers:
         except BrokenProcessPool as error:
             raise WorkerError(f"worker {worker} died") from error
         if not ok:
+            if isinstance(value, tuple):  # an OSError (`_run`)
+                told, number, reason, filename, filename2 = value
+                raise OSError(number, reason, filename, None, filename2) from WorkerError(
+                    f"worker {worker} failed:\n{told}")
             raise WorkerError(f"worker {worker} failed:\n{value}")
         return value
 
