@@ -71,15 +71,15 @@ def _os_error(error: OSError, output: str) -> str:
 _DUCKDB_WRITE = re.compile(r'Could not write file "(?P<file>[^"]+)": (?P<reason>[^\n]+)')
 
 
-def _duckdb_error(error: duckdb.Error) -> str | None:
-    """One line for DuckDB failing to write its store or its spill files (a full disk, a read-only
-    folder), as `_os_error` says it for Python's own writes; None for any other DuckDB error (a bug:
-    its traceback is wanted)."""
+def _duckdb_write(error: duckdb.Error) -> tuple[str | None, str] | None:
+    """(the file, the reason) when DuckDB failed to write its store or its spill files (a full disk,
+    a read-only folder), to be said in one line as Python's own write errors are (`_os_error`);
+    None for any other DuckDB error (a bug: its traceback is wanted)."""
     said = _DUCKDB_WRITE.search(str(error))
     if said is not None:
-        return f"cannot write {said['file']}: {said['reason']}; nothing was replaced"
+        return said["file"], said["reason"]
     if isinstance(error, duckdb.IOException):
-        return f"{str(error).splitlines()[0]}; nothing was replaced"
+        return None, str(error).splitlines()[0]
     return None
 
 
@@ -184,10 +184,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as error:
         raise BuildFailed(_os_error(error, args.output)) from error
     except duckdb.Error as error:
-        said = _duckdb_error(error)
-        if said is None:
+        if (failed := _duckdb_write(error)) is None:
             raise
-        raise BuildFailed(said) from error
+        where, reason = failed
+        raise BuildFailed(f"cannot write {where or Path(args.output).resolve()}: {reason}; nothing was replaced") from error
     except BrokenLinks as error:
         raise BuildFailed(f"{error}; nothing was replaced (a scorecards bug: please report it)") from error
     if args.timings:
@@ -513,6 +513,10 @@ def _diff_side(source: str, folder: Path, settings: Settings, args: argparse.Nam
                   size_warning_bytes=settings.size_warning_bytes)
         except OSError as error:
             raise BuildFailed(f"cannot build {source}: {error.strerror or error}; nothing was compared") from error
+        except duckdb.Error as error:
+            if (failed := _duckdb_write(error)) is None:
+                raise
+            raise BuildFailed(f"cannot build {source}: {failed[1]}; nothing was compared") from error
         return dataclasses.replace(open_build(str(folder)), name=source)
     return open_build(source)
 
@@ -628,6 +632,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             rebuilt = rebuild(data, manifest.head, workers=args.workers)
         except OSError as error:  # a full disk, an unreadable data file: the temporary folder is gone
             raise BuildFailed(f"cannot rebuild {data}: {error.strerror or error}; nothing was written") from error
+        except duckdb.Error as error:
+            if (failed := _duckdb_write(error)) is None:
+                raise
+            raise BuildFailed(f"cannot rebuild {data}: {failed[1]}; nothing was written") from error
         for kind, path in compare.maps(manifest.files, rebuilt.files):
             report("rebuild-differs", f"{where}/{path}: {REBUILD_SAYS[kind]}")
     if not found:

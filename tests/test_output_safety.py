@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -381,3 +382,36 @@ def test_a_full_disk_at_any_step_fails_in_one_line_and_leaves_nothing_running(
                 k: v for k, v in before.items() if k == name or k.startswith(f"{name}/")}, (free, said)
             assert not [k for k in now if k.startswith((f".{name}.tmp-", f".{name}.old-"))], (free, said)
         assert failed > pages // 8  # the disk was full for most of the sweep
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    (["diff", "data", "data"], "scorecards: cannot build data: "),
+    (["verify", "site", "--data", "data"], "scorecards: cannot rebuild data: "),
+])
+def test_a_full_disk_under_the_build_diff_or_verify_makes_is_one_line(
+    place: Path, command: list[str], says: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`diff` and `verify` build the data into a temporary folder: the disk under it fills at every
+    step in turn (DuckDB's store among them), and each failure is one line, exit 1, with no worker
+    left and nothing left in the temporary folder."""
+    project, small = place / "project", place / "small"
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    assert main(["build", "data", "-o", "site", "--no-search", "-q"]) == 0
+    with mounted(small, "size=6m"):
+        monkeypatch.setattr(tempfile, "tempdir", str(small))
+        failed = 0
+        for free in range(0, 64, 4):  # in pages of 4 KiB
+            (small / "filler").unlink(missing_ok=True)
+            disk = os.statvfs(small)
+            (small / "filler").write_bytes(b"\0" * max(0, disk.f_bavail * disk.f_frsize - free * 4096))
+            capsys.readouterr()
+            code = main([*command, "-q", "--workers", "2"])
+            said = capsys.readouterr().err.strip().splitlines()
+            if code != 0:
+                failed += 1
+                assert code == 1 and len(said) == 1, (free, said)
+                assert said[0].startswith(says) and "No space left on device" in said[0], (free, said)
+            assert multiprocessing.active_children() == [], (free, said)
+            assert sorted(path.name for path in small.iterdir()) == ["filler"], (free, said)
+        assert failed > 4
