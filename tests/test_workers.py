@@ -100,6 +100,10 @@ def _write_into(state: dict[str, Any], folder: str) -> None:
         pass
 
 
+def _refuse(state: dict[str, Any], words: str) -> None:
+    raise OSError(words)
+
+
 def test_a_workers_os_error_reaches_the_caller_as_the_same_os_error(tmp_path: Path) -> None:
     """A full disk or a missing folder in a worker is said by the command in one line, as its own
     OSErrors are: it arrives as an OSError of the same kind, number and file, the worker's
@@ -113,6 +117,9 @@ def test_a_workers_os_error_reaches_the_caller_as_the_same_os_error(tmp_path: Pa
         assert raised.value.filename == os.path.join(folder, "missing", "file")
         behind = raised.value.__cause__
         assert isinstance(behind, WorkerError) and "_write_into" in str(behind) and "Traceback" in str(behind)
+        with pytest.raises(OSError) as words:  # one with no number: its words are its reason
+            list(workers.share(_refuse, ["the disk said no"]))
+        assert words.value.errno is None and words.value.strerror == "the disk said no"
         assert [value for _, value in workers.share(_square, range(3))] == [0, 1, 4]  # they live on
     finally:
         workers.close()

@@ -76,11 +76,13 @@ _STATE: dict[str, Any] = {}
 
 
 def _run(task: Task, argument: Any) -> tuple[bool, Any]:
-    """In a worker: runs `task`; returns (True, its result) or (False, the traceback)."""
+    """In a worker: runs `task`; returns (True, its result) or (False, the traceback), for an
+    OSError (False, (the traceback, its number, its reason, its two files))."""
     try:
         reply: tuple[bool, Any] = (True, task(_STATE, argument))
     except OSError as error:
-        reply = (False, (traceback.format_exc(), error.errno, error.strerror, error.filename, error.filename2))
+        reply = (False, (traceback.format_exc(), error.errno, error.strerror or str(error), error.filename,
+                          error.filename2))
     except BaseException:
         reply = (False, traceback.format_exc())
     del task, argument
