@@ -71,10 +71,12 @@ def _os_error(error: OSError, output: str) -> str:
 _DUCKDB_WRITE = re.compile(r'Could not write file "(?P<file>[^"]+)": (?P<reason>[^\n]+)')
 
 
-def _duckdb_write(error: duckdb.Error) -> tuple[str | None, str] | None:
-    """(the file, the reason) when DuckDB failed to write its store or its spill files (a full disk,
-    a read-only folder), to be said in one line as Python's own write errors are (`_os_error`);
-    None for any other DuckDB error (a bug: its traceback is wanted)."""
+def _write_failure(error: OSError | duckdb.Error) -> tuple[str | None, str] | None:
+    """(the file, the reason) when a build could not write (a full disk, a read-only folder): an
+    OSError, or DuckDB failing to write its store or its spill files; None for any other DuckDB
+    error (a bug: its traceback is wanted)."""
+    if isinstance(error, OSError):
+        return error.filename, error.strerror or str(error)
     said = _DUCKDB_WRITE.search(str(error))
     if said is not None:
         return said["file"], said["reason"]
@@ -184,7 +186,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     except OSError as error:
         raise BuildFailed(_os_error(error, args.output)) from error
     except duckdb.Error as error:
-        if (failed := _duckdb_write(error)) is None:
+        if (failed := _write_failure(error)) is None:
             raise
         where, reason = failed
         raise BuildFailed(f"cannot write {where or Path(args.output).resolve()}: {reason}; nothing was replaced") from error
@@ -511,10 +513,8 @@ def _diff_side(source: str, folder: Path, settings: Settings, args: argparse.Nam
         try:
             build(Path(source), folder, settings.site(), search=False, workers=args.workers,
                   size_warning_bytes=settings.size_warning_bytes)
-        except OSError as error:
-            raise BuildFailed(f"cannot build {source}: {error.strerror or error}; nothing was compared") from error
-        except duckdb.Error as error:
-            if (failed := _duckdb_write(error)) is None:
+        except (OSError, duckdb.Error) as error:
+            if (failed := _write_failure(error)) is None:
                 raise
             raise BuildFailed(f"cannot build {source}: {failed[1]}; nothing was compared") from error
         return dataclasses.replace(open_build(str(folder)), name=source)
@@ -630,10 +630,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report("other-data", f"{data / path}: {INPUT_SAYS[kind]}")
         try:
             rebuilt = rebuild(data, manifest.head, workers=args.workers)
-        except OSError as error:  # a full disk, an unreadable data file: the temporary folder is gone
-            raise BuildFailed(f"cannot rebuild {data}: {error.strerror or error}; nothing was written") from error
-        except duckdb.Error as error:
-            if (failed := _duckdb_write(error)) is None:
+        except (OSError, duckdb.Error) as error:  # a full disk, an unreadable data file: the temporary folder is gone
+            if (failed := _write_failure(error)) is None:
                 raise
             raise BuildFailed(f"cannot rebuild {data}: {failed[1]}; nothing was written") from error
         for kind, path in compare.maps(manifest.files, rebuilt.files):
