@@ -5,18 +5,22 @@ measuring Pagefind on its own (bench/registry.py's "Pagefind alone", bench/searc
 
 The build keeps no search source between builds (it sends Pagefind the documents from one file in
 its scratch folder: builder.engine.search); this reads and plans DATA as a build does
-(builder.build.plan_site) and writes each document the build would index
-(builder.build.search_documents) at its page's path under SOURCE."""
+(builder.build.plan_site) and writes each document the build would index (the records' search
+documents, builder.build.search_documents, and the pages Pagefind indexes, builder.build.indexed_pages)
+at its page's path under SOURCE."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import tempfile
+from itertools import chain
 from pathlib import Path
 
-from builder.build import close, plan_site, search_documents
+from builder.build import close, indexed_pages, plan_site, search_documents
 from builder.engine.problems import ProblemLog
+from builder.engine.render import Renderer
+from builder.pages.page import Page
 from builder.settings import find_settings, load_settings
 from builder.systems import all_systems
 from builder.urls import check_output_path
@@ -30,7 +34,11 @@ def write_search_source(data: Path, source: Path) -> int:
         planned = plan_site(data, config, ProblemLog(), all_systems(), Path(cache), os.cpu_count() or 1)
         try:
             count = 0
-            for path, html in search_documents(planned.present, planned.by_system, planned.site, config):
+            renderer = Renderer(config, planned.site)
+            pages = indexed_pages(planned.present, planned.by_system)
+            documents = chain(search_documents(planned.present),
+                              ((o.path, renderer.render(o)) for o in planned.outputs if isinstance(o, Page) and o.path in pages))
+            for path, html in documents:
                 target = source / check_output_path(path)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(html, encoding="utf-8")

@@ -24,23 +24,21 @@ claim → read → load → plan → check → lend → render → links → sea
    named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
 
 Two steps are started and waited for later, so that they overlap without calling back into the
-build: Pagefind indexes the search documents (and the pages of the systems whose pages it indexes)
-in the background as soon as they exist: right after the read when they are all search documents
-(a registry), otherwise once everything is planned and checked; but when this process will fork
-render workers, only once they are forked: no process forks while a thread or a pipe of the build
-is alive (builder.engine.workers). And with more than one worker
-(the default: one per core; `workers` is the build's only knob) the records that plan outputs of
-their own are read in worker processes (builder.engine.workers), which keep what they read and
-render it themselves while this process renders the corpus-wide outputs. With one worker,
-everything happens in this process. No step depends on which grading system is being built: they
-are all read, loaded and planned in turn, the same way.
+build. Pagefind indexes in the background as soon as everything it indexes exists: the search
+documents right after the read when they are all it indexes (a registry), otherwise once this
+process has rendered the pages it indexes too, each rendered once, for the site and the index
+alike. And with more than one worker (the default: one per core; `workers` is the build's only
+knob) the records that plan outputs of their own (a registry's servers) are read in worker
+processes, forked before any thread or pipe of the build exists (builder.engine.workers), which
+keep what they read and render it themselves while this process renders the corpus-wide outputs.
+Every other output is rendered in this process, and with one worker everything is. No step depends
+on which grading system is being built: they are all read, loaded and planned in turn, the same way.
 
 The same data always builds the same bytes: nothing reads the clock, and everything is sorted.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import time
@@ -307,9 +305,6 @@ def static_files() -> list[tuple[str, Path]]:
     return [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
 
 
-CHUNK = 1000
-
-
 @dataclass
 class Lent:
     """What the lend step decided (`lend`)."""
@@ -356,44 +351,6 @@ def unlent(outputs: list[Output], lent: Container[str]) -> list[int]:
     return [index for index, output in enumerate(outputs) if output.path not in lent]
 
 
-def fork_renderers(
-    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, workers: int, todo: list[int],
-    *, workers_busy: bool,
-) -> Workers | None:
-    """The render workers, forked now, when this process's outputs are rendered by more than one
-    worker: none if there is only one, nothing to render (`todo`), or reader workers busy rendering
-    their own (`workers_busy`: then the few corpus-wide outputs are rendered here). They inherit
-    the outputs, the site-wide values, the settings and `todo` copy-on-write (`_SHARED`);
-    `gc.freeze` keeps the collector from touching, and so copying, every inherited object. The
-    build forks them before it starts Pagefind: no process forks while a thread or a pipe of the
-    build is alive (builder.engine.workers)."""
-    if not (writer.worker_spec() is not None and workers > 1 and todo and not workers_busy):
-        return None
-    _SHARED.clear()
-    _SHARED.update(outputs=outputs, site=site, config=config, todo=todo)
-    gc.collect()
-    settle()
-    try:
-        return Workers(workers)
-    except BaseException:
-        _SHARED.clear()
-        raise
-
-
-def render(
-    outputs: list[Output], site: dict[str, Any], config: SiteConfig, writer: Writer, links: LinkLog,
-    progress: Progress | None, todo: list[int], renderers: Workers | None,
-) -> dict[str, float]:
-    """Renders the outputs at `todo` and writes them; returns seconds spent rendering and writing.
-    By the render workers, when they were forked (`fork_renderers`: `_render_in_workers`), else
-    in this process."""
-    if progress:
-        progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
-    if renderers is not None:
-        return _render_in_workers(renderers, outputs, writer, todo, progress, links)
-    return _render_indices(Renderer(config, site), outputs, todo, writer, progress, links)
-
-
 def write_static(writer: Writer) -> float:
     """The static files, and the marker that lets the next build know it may replace this site;
     returns the seconds spent writing."""
@@ -410,8 +367,11 @@ def write_static(writer: Writer) -> float:
 
 def _render_indices(
     renderer: Renderer, outputs: Sequence[Output], indices: Sequence[int], writer: Writer,
-    progress: Progress | None = None, links: LinkLog | None = None,
+    progress: Progress | None = None, links: LinkLog | None = None, search: Indexing | None = None,
 ) -> dict[str, float]:
+    """Renders `outputs[indices]` and writes them; returns the seconds spent rendering and writing.
+    `links`: where each page's links go (builder.engine.links); `search`: the pages Pagefind indexes,
+    handed to it as rendered (`Indexing`)."""
     rendering = writing = 0.0
     for done, index in enumerate(indices, start=1):
         output = outputs[index]
@@ -421,19 +381,17 @@ def _render_indices(
         writer.write(output.path, content, output.key)
         if links is not None and isinstance(output, Page):
             links.add(output.path, content)
+        if search is not None and output.path in search.pages:
+            search.add(output.path, content)
         rendering += rendered - began
         writing += time.perf_counter() - rendered
         if done % 1000 == 0:
             release()  # what rendering freed goes back to the system (builder.engine.heap)
         if progress and (done % 500 == 0 or done == len(indices)):
             progress("render", done, len(indices))
+    if search is not None:
+        search.flush()
     return {"render": rendering, "write": writing}
-
-
-_SHARED: dict[str, Any] = {}
-"""What the render workers inherit: the outputs, the site-wide values, the settings and the list of
-outputs to render. Set just before they are forked, so nothing is pickled but chunk bounds (and
-where to write) going in and timings (and, for a tar, where each member landed) coming back."""
 
 
 def _render_with(
@@ -455,77 +413,58 @@ def _render_with(
         writer.close()
 
 
-def _render_chunk_task(state: dict[str, Any], argument: tuple[int, int, WorkerSpec]
-                       ) -> tuple[int, float, float, list[Any], list[Path], int]:
-    """In a render worker (`_render_in_workers`): renders a chunk of the inherited outputs."""
-    start, end, spec = argument
-    config: SiteConfig = _SHARED["config"]
-    renderer = state.setdefault("renderer", Renderer(config, _SHARED["site"]))
-    return _render_with(renderer, _SHARED["outputs"], _SHARED["todo"][start:end], spec, config.base_path)
-
-
-def _render_in_workers(
-    pool: Workers, outputs: list[Output], writer: Writer, todo: list[int], progress: Progress | None,
-    links: LinkLog,
-) -> dict[str, float]:
-    """Every output path to render is claimed through the writer first (so it is safe and unique
-    before anything is written), then the render workers (`fork_renderers`) render chunks of them
-    into the staging folder (or their own tar segments); they are closed after."""
-    started = time.perf_counter()
-    done = 0
-    write_total = 0.0
-    try:
-        for index in todo:
-            writer.reserve(outputs[index].path)
-        spec = writer.worker_spec()
-        assert spec is not None  # forked only for a writer that has one (`fork_renderers`)
-        chunks = [(start, min(start + CHUNK, len(todo)), spec) for start in range(0, len(todo), CHUNK)]
-        for _, (count, _, wrote, written, targets, _) in pool.share(_render_chunk_task, chunks):
-            done += count
-            write_total += wrote
-            writer.adopt(written)
-            links.merge(targets)
-            if progress:
-                progress("render", done, len(todo))
-    finally:
-        pool.close()
-        _SHARED.clear()
-    wall = time.perf_counter() - started
-    write_share = write_total / pool.count
-    return {"render": wall - write_share, "write": write_share}
-
-
-def start_search(
-    present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any], config: SiteConfig,
-    staging: Path, scratch: Path, shard_docs: int, *, start: bool,
-) -> SearchIndex:
-    """Hands Pagefind every system's search documents and the pages of those whose pages it
-    indexes (`search_documents`, put together in `scratch`), and starts it unless `start` is false
-    (the build then starts it once the render workers are forked: `SearchIndex.start`); the build
-    waits for it (`SearchIndex.wait`) before the commit. When the index is sharded, the search page
-    is told where the other shards are (`site`)."""
+def search_index(present: list[Corpus], staging: Path, scratch: Path, shard_docs: int) -> SearchIndex:
+    """Pagefind's index (builder.engine.search), put together in `scratch` and written into
+    `staging`, handed every system's search documents (`search_documents`); the pages of the systems
+    whose pages it indexes are handed to it as they are rendered (`Indexing`). Started by
+    `start_search`; the build waits for it (`SearchIndex.wait`) before the commit."""
     index = SearchIndex(staging / "pagefind", scratch / "search-documents", shard_docs)
-    index.add(search_documents(present, planned, site, config))
-    if len(index.folders) > 1:  # the search page merges the other shards (templates/search.html)
-        site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
-    if start:
-        index.start()
+    index.add(search_documents(present))
     return index
 
 
-def search_documents(present: list[Corpus], planned: dict[str, list[Output]], site: dict[str, Any],
-                     config: SiteConfig) -> Iterator[tuple[str, str]]:
-    """What Pagefind indexes (builder.engine.search): every system's search documents, and the
-    pages of those whose pages it indexes, each at its page's path."""
-    renderer = Renderer(config, site)
+def search_documents(present: list[Corpus]) -> Iterator[tuple[str, str]]:
+    """Every system's search documents, rendered where their records were read, each at its page's path."""
     for c in present:
         for doc in c.read.search_docs():
-            yield doc.path, doc.html if doc.html is not None else renderer.render_string(doc.template, doc=doc.context)
-    for c in present:
-        if c.system.indexes_pages:
-            for page in planned[c.system.key]:
-                if isinstance(page, Page):
-                    yield page.path, renderer.render(page)
+            yield doc.path, doc.html or ""
+
+
+def indexed_pages(present: list[Corpus], planned: dict[str, list[Output]]) -> set[str]:
+    """The paths of the pages Pagefind indexes: those of the systems whose pages it indexes."""
+    return {o.path for c in present if c.system.indexes_pages for o in planned[c.system.key] if isinstance(o, Page)}
+
+
+def start_search(index: SearchIndex, site: dict[str, Any]) -> None:
+    """Starts Pagefind once every document is handed to it; when the index is sharded, the search
+    page is told where the other shards are (`site`, templates/search.html)."""
+    if len(index.folders) > 1:
+        site["search_shards"] = [f"{folder.name}/pagefind.js" for folder in index.folders[1:]]
+    index.start()
+
+
+@dataclass
+class Indexing:
+    """The pages Pagefind indexes (`indexed_pages`), handed to it as they are rendered (`_render_indices`),
+    a hundred at a time: each is rendered once, for the site and the index alike."""
+
+    index: SearchIndex
+    pages: set[str]
+    found: list[tuple[str, str | bytes]] = field(default_factory=list)
+
+    def add(self, path: str, content: str | bytes) -> None:
+        self.found.append((path, content))
+        if len(self.found) >= 100:
+            self.flush()
+
+    def flush(self) -> None:
+        self.index.add(self.found)
+        self.found = []
+
+    def lent(self, renderer: Renderer, outputs: Iterable[Output], lent: Container[str]) -> None:
+        """The pages the previous build lent, not rendered in this one: rendered for the index alone."""
+        self.index.add((o.path, renderer.render(o)) for o in outputs
+                       if isinstance(o, Page) and o.path in self.pages and o.path in lent)
 
 
 def _render_owned_task(
@@ -616,8 +555,8 @@ def build(
     index (`search` must be false).
 
     `shard_docs`: the most documents one Pagefind run indexes (builder.engine.search). `workers`:
-    the processes that read and render (default: one per core; 1 does everything in this process,
-    for debugging). The site is the same for any number. `size_warning_bytes`: above it, the build
+    the processes that read and render the records that plan outputs of their own (default: one per
+    core; 1 does everything in this process, for debugging). The site is the same for any number. `size_warning_bytes`: above it, the build
     warns that the site is too big for GitHub Pages (builder.engine.weight.size_warning): in
     `BuildResult.size_warning` and build-report.json. `systems`: the grading systems built
     (default: all of them, builder.systems)."""
@@ -646,28 +585,21 @@ def _build(
     log = ProblemLog()
     present: list[Corpus] = []
     index: SearchIndex | None = None
-    renderers: Workers | None = None
     spec = writer.worker_spec()
     scratch = worker_scratch(spec) if spec is not None else None
-    # No process forks while a thread or a pipe of the build is alive (builder.engine.workers):
-    # when render workers may be forked later (more than one worker, and no reader workers that
-    # render what they hold), Pagefind's threads and its pipes start only after that.
     timings: dict[str, float] = {"search": 0.0}
 
     def search_now(read: list[Corpus], site: dict[str, Any]) -> None:
         """Pagefind starts as soon as what it indexes exists, and indexes in the background until
         the build waits for it. When no system's pages are indexed (a registry: search documents
-        only), that is now, and Pagefind overlaps the load and the planning too."""
+        only), that is now, and Pagefind overlaps the load, the planning and the rendering."""
         nonlocal index
         if search and not any(c.system.indexes_pages for c in read):
             began = time.perf_counter()
             assert writer.staging is not None and scratch is not None  # a build in memory has no search
-            index = start_search(read, {}, site, config, writer.staging, scratch, shard_docs,
-                                 start=not renderers_later(read))
+            index = search_index(read, writer.staging, scratch, shard_docs)
+            start_search(index, site)
             timings["search"] += time.perf_counter() - began
-
-    def renderers_later(read: list[Corpus]) -> bool:
-        return workers > 1 and not owners_of(read)
 
     try:
         # read, load, plan, check (`plan_site`)
@@ -675,14 +607,15 @@ def _build(
         present, site, outputs, plan = planned.present, planned.site, planned.outputs, planned.plan
         owners = owners_of(present)
         timings.update(planned.timings)
-        # search: otherwise Pagefind starts now, on the search documents and the pages it indexes
-        # (planned and checked above), and indexes while the rest is rendered.
-        searching = time.perf_counter()
+        # search: otherwise Pagefind indexes pages too, handed to it as they are rendered below, and
+        # starts once they all are.
+        indexing: Indexing | None = None
         if search and index is None:
+            searching = time.perf_counter()
             assert writer.staging is not None and scratch is not None
-            index = start_search(present, planned.by_system, site, config, writer.staging, scratch, shard_docs,
-                                 start=not renderers_later(present))
-        timings["search"] += time.perf_counter() - searching
+            index = search_index(present, writer.staging, scratch, shard_docs)
+            indexing = Indexing(index, indexed_pages(present, planned.by_system))
+            timings["search"] += time.perf_counter() - searching
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
@@ -698,22 +631,25 @@ def _build(
         timings["reused"] = float(lent.count)
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
-        # taken in.
+        # taken in. The search page comes last: it says where the index's other shards are, known
+        # once every page is in the index, which then starts.
         # The links of every page rendered, this process's too, are spilled to the scratch folder
         # as they are found, a thousand pages at a time (builder.engine.links).
         links = LinkLog(config.base_path, spill=scratch)
         rendering = time.perf_counter()
-        todo = unlent(outputs, lent.held | writer.held)
-        renderers = fork_renderers(outputs, site, config, writer, workers, todo, workers_busy=bool(owners))
-        forked = time.perf_counter() - rendering
-        if index is not None:
-            index.start()  # if it waited for the render workers' fork: its threads and pipes only now
         for o, theirs, offers in zip(owners, lent.theirs, lent.offers, strict=True):
             assert spec is not None  # reader workers are forked only for a writer that has one
             start_owned(o, site, config, spec, theirs, offers)
-        timings.update(render(outputs, site, config, writer, links, progress, todo, renderers))
-        renderers = None  # closed by render
-        timings["render"] += forked
+        renderer = Renderer(config, site)
+        todo = unlent(outputs, lent.held | writer.held)
+        timings.update(_render_indices(renderer, outputs, [i for i in todo if outputs[i].path != urls.SEARCH],
+                                       writer, progress, links, indexing))
+        if indexing is not None:
+            indexing.lent(renderer, outputs, lent.held)
+            start_search(indexing.index, site)
+        for stage, seconds in _render_indices(renderer, outputs, [i for i in todo if outputs[i].path == urls.SEARCH],
+                                              writer, links=links).items():
+            timings[stage] += seconds
         for o in owners:
             wrote, taken_over = collect_owned(o, writer, links)
             timings["write"] += wrote
@@ -774,9 +710,6 @@ def _build(
     except BaseException:
         if index is not None:
             index.close()
-        if renderers is not None:
-            renderers.close()
-            _SHARED.clear()
         close(present)
         writer.abort()
         raise

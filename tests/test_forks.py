@@ -1,12 +1,11 @@
 """Forks only where safe (issue 46): no build forks while a thread or a pipe of its own is alive.
 Forked then, a worker may inherit a lock another thread held, or Pagefind's input pipe (which then
 never ends): a hang, and on Python 3.12 and later a warning. The build forks its reader workers
-before anything else runs, and its render workers before Pagefind starts (builder.build).
+before anything else runs, and nothing after (builder.build).
 
-Every test of the suite is checked so (tests/fork_guard.py, tests/conftest.py); these build the
-sites that fork the most — a site without TDQS, whose render workers are forked while Pagefind's
-index is pending, and a registry, whose reader workers are — and check that the check sees a fork
-it should."""
+Every test of the suite is checked so (tests/fork_guard.py, tests/conftest.py); these build a site
+without TDQS, whose pages are all rendered in the build's process, and a registry, whose reader
+workers are forked, and check that the check sees a fork it should."""
 
 from __future__ import annotations
 
@@ -46,7 +45,7 @@ def test_a_fork_while_a_thread_is_alive_is_seen() -> None:
     assert len(found) == 1 and "held-open" in found[0]
 
 
-def test_a_site_without_tdqs_forks_its_render_workers_before_pagefind_starts(tmp_path: Path) -> None:
+def test_a_site_without_tdqs_forks_nothing_and_builds_the_same_site_as_one_worker(tmp_path: Path) -> None:
     data = tmp_path / "data"
     for folder in ("grading-data", "sessions"):  # FlowMCP and CLEO, no TDQS: no reader workers
         shutil.copytree(ROOT / "data" / folder, data / folder)
@@ -54,7 +53,7 @@ def test_a_site_without_tdqs_forks_its_render_workers_before_pagefind_starts(tmp
     before = fork_guard.forks
     result = build(data, tmp_path / "site", SiteConfig(), workers=2)
     assert result.systems == ["cleo", "flowmcp"]
-    assert fork_guard.forks - before == 2  # the two render workers
+    assert fork_guard.forks - before == 0  # no system reads in workers: every page is rendered here
     assert fork_guard.taken() == []
     assert (tmp_path / "site" / "pagefind" / "pagefind.js").is_file()
     build(data, tmp_path / "alone", SiteConfig(), workers=1)  # no fork at all

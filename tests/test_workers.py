@@ -199,14 +199,10 @@ def test_sigterm_ends_a_worker_whatever_the_build_handles_it_with() -> None:
 
 
 @pytest.mark.parametrize("read_by_workers", [False, True])
-def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_by_workers: bool,
-) -> None:
-    """`build` with several workers, several chunks each (each chunk opens its worker's writer
-    again: a tar segment is appended to), against one process: with the systems whose pages are all
-    corpus-wide (rendered by the render pool), and with every system (a registry's read and rendered
-    by the reader workers)."""
-    from builder import build as build_module
+def test_several_workers_write_the_same_tar_and_folder_as_one_process(tmp_path: Path, read_by_workers: bool) -> None:
+    """`build` with several workers against one process: with the systems whose pages are all
+    corpus-wide (rendered in the build's process whatever `workers` says), and with every system (a
+    registry's read and rendered by the reader workers)."""
     from builder.build import build
     from builder.config import SiteConfig
     from builder.engine.write import MemoryWriter
@@ -215,7 +211,6 @@ def test_the_render_pool_writes_the_same_tar_and_folder_as_one_process(
     config = SiteConfig(site_url="https://example.org", base_url="/scorecards/")
     data = Path(__file__).resolve().parent.parent / "data"
     systems = [s for s in all_systems() if read_by_workers or not s.records.plans_outputs]
-    monkeypatch.setattr(build_module, "CHUNK", 7)
     made: dict[str, bytes] = {}
     for workers in (1, 2):
         for out in (tmp_path / f"site-{workers}.tar", tmp_path / f"site-{workers}"):

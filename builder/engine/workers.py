@@ -1,12 +1,9 @@
 """The build's one executor: forked worker processes, each with a state of its own.
 
-Every use of other processes in a build goes through `Workers`:
-
-- a grading system's reader (builder.tdqs.pages.section) forks them *before* reading, hands them
-  chunks of its corpus with `share` and later has each render the outputs it read (`start_each`,
-  `collect`: worker affinity, so a worker renders from what it holds);
-- the render step (builder.build) forks them *after* planning, so the planned outputs are
-  inherited copy-on-write instead of pickled, and hands them chunks of outputs with `share`.
+Every use of other processes in a build goes through `Workers`: a grading system whose records plan outputs of their own (builder.engine.records: TDQS's) forks
+them *before* reading, hands them chunks of its corpus with `share` and later has each render the
+outputs it read (`start_each`, `collect`: worker affinity, so a worker renders from what it holds).
+Every other output is rendered in the build's process (builder.build).
 
 It is made of the standard library's `concurrent.futures.ProcessPoolExecutor`, one executor of one
 process per worker (which gives affinity: a task given to worker i runs in worker i), with the
@@ -15,9 +12,9 @@ fork context. What it adds to the standard library:
 - every worker is forked when `Workers` is made, before any executor's manager thread exists: a
   process forked while another thread runs may inherit a lock that thread held (CPython's own
   guard, gh-90622, covers one executor, not several; Python 3.12 and later warn about any such
-  fork). So a caller forks them while the build has no other thread and no pipe: the reader
-  workers before DuckDB is opened (its threads) and the render workers before Pagefind starts (its
-  threads, and its input pipe, which a worker holding it open would keep from ever ending). A
+  fork). So the build forks them while it has no other thread and no pipe: before DuckDB is
+  opened (its threads) and before Pagefind starts (its threads, and its input pipe, which a worker
+  holding it open would keep from ever ending). A
   build called from a thread (`serve --watch` rebuilds in a process of its own instead) or from a
   process with threads of its own should ask for one worker, which forks nothing; the tests count
   the threads at every fork (tests/fork_guard.py);
