@@ -182,17 +182,19 @@ class MemoryWriter(Writer):
 
 
 class RawFolderWriter(Writer):
-    """Writes into a folder with no bookkeeping across processes: used by the render workers, for
-    paths the parent's writer has already reserved and checked. It writes through `Writer.write`
-    all the same, so every path a worker writes is claimed (`reserve`) in the worker too."""
+    """Writes into the folder `root` with no bookkeeping across processes: used by the reader
+    workers, for paths the build's writer has already reserved and checked. It writes through
+    `Writer.write` all the same, so every path a worker writes is claimed (`reserve`) in the worker
+    too. Each file written is recorded in a log of its own in the scratch folder beside `root`
+    (builder.engine.written), named `name`."""
 
-    def __init__(self, root: Path, previous: Path | None = None) -> None:
+    def __init__(self, root: Path, previous: Path | None = None, name: str | None = None) -> None:
         super().__init__()
         self.root = root
         self.previous = previous
         """The previous site, which `reuse` lends from."""
         self._made: set[str] = set()
-        self.written = WrittenLog(root.parent / "scratch", str(os.getpid()))
+        self.written = WrittenLog(root.parent / "scratch", name or str(os.getpid()))
 
     def _store(self, path: str, data: bytes, key: str | None) -> None:
         folder = os.path.dirname(path)
@@ -204,7 +206,10 @@ class RawFolderWriter(Writer):
         self.written.add(written_row(path, key, data))
 
     def reuse(self, row: Row) -> bool:
-        """As `FolderWriter.reuse`, in a worker, for a path the build's writer claimed for it."""
+        """Claims the path of the ledger's `row` and fills it with the previous build's file, if its
+        bytes still have the SHA-256 the ledger recorded: a hard link where the filesystem allows one
+        (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
+        when the file is gone or was changed since: it is rendered again."""
         if self.previous is None or not lend_file(self.previous, self.root, self._made, row[0], row[-1]):
             return False
         self.reserve(row[0])
@@ -220,12 +225,12 @@ class RawFolderWriter(Writer):
         self.written.close()
 
 
-class FolderWriter(Writer):
-    """Writes the site into `site/` inside a marked staging folder `.<name>.tmp-*` beside `out`;
-    `commit()` swaps it into place. `out` must have been checked and locked (builder.engine.output)."""
+class FolderWriter(RawFolderWriter):
+    """Writes the site into `site/` inside a marked staging folder `.<name>.tmp-*` beside `out`,
+    lending from the previous site at `out`; `commit()` swaps it into place. `out` must have been
+    checked and locked (builder.engine.output)."""
 
     def __init__(self, out: Path) -> None:
-        super().__init__()
         self.out: Path = out.resolve()
         self.staging_root = make_staging(self.out, "tmp")
         self.staging: Path = self.staging_root / "site"
@@ -233,20 +238,9 @@ class FolderWriter(Writer):
         # GitHub Pages, which refuses artifacts with unreadable folders.
         self.staging.mkdir(mode=0o755)
         os.chmod(self.staging, 0o755)
-        self._made: set[str] = set()
+        super().__init__(self.staging, self.out, "main")
         self.scratch = self.staging_root / "scratch"
-        self.written = WrittenLog(self.scratch, "main")
         self._adopted: list[Path] = []
-
-    def _store(self, path: str, data: bytes, key: str | None) -> None:
-        target = self.staging / path
-        folder = os.path.dirname(path)
-        if folder and folder not in self._made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(folder)
-        with open(target, "wb") as handle:
-            handle.write(data)
-        self.written.add(written_row(path, key, data))
 
     kind = "folder"
 
@@ -264,17 +258,6 @@ class FolderWriter(Writer):
         """Workers' files are in the staging folder already: the files that list their checks are
         taken in (builder.engine.written)."""
         self._adopted.extend(f for f in files if f not in self._adopted)
-
-    def reuse(self, row: Row) -> bool:
-        """Claims the path of the ledger's `row` and fills it with the previous build's file, if its
-        bytes still have the SHA-256 the ledger recorded: a hard link where the filesystem allows one
-        (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
-        when the file is gone or was changed since: it is rendered again."""
-        if not lend_file(self.out, self.staging, self._made, row[0], row[-1]):
-            return False
-        self.reserve(row[0], row[5])
-        self.written.add(row)
-        return True
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         """Every file of the site, sorted by path, with the SHA-256 of its bytes and its size: what
