@@ -43,7 +43,7 @@ import json
 import os
 import time
 from array import array
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
@@ -346,11 +346,6 @@ def lend(plan: Plan, manifest: Manifest | None, writer: Writer, owners: list[Wor
     return lent
 
 
-def unlent(outputs: list[Output], lent: Container[str]) -> list[int]:
-    """The positions of the outputs held by this process that the previous build did not lend."""
-    return [index for index, output in enumerate(outputs) if output.path not in lent]
-
-
 def write_static(writer: Writer) -> float:
     """The static files, and the marker that lets the next build know it may replace this site;
     returns the seconds spent writing."""
@@ -389,28 +384,7 @@ def _render_indices(
             release()  # what rendering freed goes back to the system (builder.engine.heap)
         if progress and (done % 500 == 0 or done == len(indices)):
             progress("render", done, len(indices))
-    if search is not None:
-        search.flush()
     return {"render": rendering, "write": writing}
-
-
-def _render_with(
-    renderer: Renderer, outputs: Sequence[Output], indices: array[int] | Sequence[int], spec: WorkerSpec,
-    base_path: str, offered: Path | None = None,
-) -> tuple[int, float, float, list[Any], list[Path], int]:
-    """In a worker: lends what was `offered` (builder.engine.offers) and renders the rest with
-    `outputs[indices]`, writing them through a writer of its own (`open_worker_writer`, which claims
-    each path again); hands back how many it rendered, the seconds spent rendering and writing, where
-    they were written, the files that list the links they hold (builder.engine.links: the worker
-    never holds more than a few pages' links) and how many it lent."""
-    writer = open_worker_writer(spec)
-    links = LinkLog(base_path, spill=worker_scratch(spec))
-    try:
-        lent, indices = taken(writer, offered, array("q", indices)) if offered is not None else (0, indices)
-        timings = _render_indices(renderer, outputs, indices, writer, links=links)
-        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush(), lent
-    finally:
-        writer.close()
 
 
 def search_index(present: list[Corpus], staging: Path, scratch: Path, shard_docs: int) -> SearchIndex:
@@ -443,37 +417,64 @@ def start_search(index: SearchIndex, site: dict[str, Any]) -> None:
     index.start()
 
 
-@dataclass
 class Indexing:
-    """The pages Pagefind indexes (`indexed_pages`), handed to it as they are rendered (`_render_indices`),
-    a hundred at a time: each is rendered once, for the site and the index alike."""
+    """The pages Pagefind indexes (`indexed_pages`), each rendered once, for the site and the index
+    alike: handed to the index as they are rendered (`_render_indices`), a hundred at a time, those
+    the previous build lent rendered for the index alone. The index starts once it has them all,
+    so the build renders them first (`render_order`), and Pagefind indexes while it renders the rest."""
 
-    index: SearchIndex
-    pages: set[str]
-    found: list[tuple[str, str | bytes]] = field(default_factory=list)
+    def __init__(self, index: SearchIndex, site: dict[str, Any], pages: set[str]) -> None:
+        self.index = index
+        self.site = site
+        self.pages = pages
+        self._awaited = 0
+        self._found: list[tuple[str, str | bytes]] = []
+
+    def begin(self, renderer: Renderer, outputs: Sequence[Output], todo: Sequence[int]) -> None:
+        """Before the render of `outputs[todo]`: the pages not among them (lent by the previous build)
+        are rendered for the index now; the index starts once those among them are handed to it."""
+        rendered = {outputs[i].path for i in todo if outputs[i].path in self.pages}
+        self._awaited = len(rendered)
+        self.index.add((o.path, renderer.render(o)) for o in outputs
+                       if isinstance(o, Page) and o.path in self.pages and o.path not in rendered)
+        if not self._awaited:
+            start_search(self.index, self.site)
 
     def add(self, path: str, content: str | bytes) -> None:
-        self.found.append((path, content))
-        if len(self.found) >= 100:
-            self.flush()
+        self._found.append((path, content))
+        self._awaited -= 1
+        if len(self._found) >= 100 or not self._awaited:
+            self.index.add(self._found)
+            self._found = []
+        if not self._awaited:
+            start_search(self.index, self.site)
 
-    def flush(self) -> None:
-        self.index.add(self.found)
-        self.found = []
 
-    def lent(self, renderer: Renderer, outputs: Iterable[Output], lent: Container[str]) -> None:
-        """The pages the previous build lent, not rendered in this one: rendered for the index alone."""
-        self.index.add((o.path, renderer.render(o)) for o in outputs
-                       if isinstance(o, Page) and o.path in self.pages and o.path in lent)
+def render_order(outputs: Sequence[Output], todo: list[int], indexing: Indexing | None) -> list[int]:
+    """`todo` in the order this process renders it: the pages Pagefind indexes first (`Indexing`), then
+    the search page, which says where the index's shards are (`start_search`), then the rest in plan order."""
+    pages = indexing.pages if indexing is not None else set()
+    return sorted(todo, key=lambda i: (outputs[i].path not in pages, outputs[i].path != urls.SEARCH))
 
 
 def _render_owned_task(
     state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, array[int], Path | None],
 ) -> tuple[int, float, float, list[Any], list[Path], int]:
-    """In a worker that read its outputs (builder.engine.workers): lends or renders what it was
-    offered, and renders the given ones of its own."""
+    """In a worker that read its outputs (builder.engine.workers): lends what it was offered
+    (builder.engine.offers) and renders the rest with the given ones of its own, writing them
+    through a writer of its own (`open_worker_writer`, which claims each path again); hands back how
+    many it rendered, the seconds spent rendering and writing, where they were written, the files
+    that list the links they hold (builder.engine.links: the worker never holds more than a few
+    pages' links) and how many it lent."""
     site, config, spec, indices, offered = argument
-    return _render_with(Renderer(config, site), state.get("outputs", []), indices, spec, config.base_path, offered)
+    writer = open_worker_writer(spec)
+    links = LinkLog(config.base_path, spill=worker_scratch(spec))
+    try:
+        lent, indices = taken(writer, offered, indices)
+        timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer, links=links)
+        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush(), lent
+    finally:
+        writer.close()
 
 
 def start_owned(owners: Workers, site: dict[str, Any], config: SiteConfig, spec: WorkerSpec,
@@ -556,9 +557,9 @@ def build(
 
     `shard_docs`: the most documents one Pagefind run indexes (builder.engine.search). `workers`:
     the processes that read and render the records that plan outputs of their own (default: one per
-    core; 1 does everything in this process, for debugging). The site is the same for any number. `size_warning_bytes`: above it, the build
-    warns that the site is too big for GitHub Pages (builder.engine.weight.size_warning): in
-    `BuildResult.size_warning` and build-report.json. `systems`: the grading systems built
+    core; 1 does everything in this process, for debugging). The site is the same for any number.
+    `size_warning_bytes`: above it, the build warns that the site is too big for GitHub Pages
+    (builder.engine.weight.size_warning): in `BuildResult.size_warning` and build-report.json. `systems`: the grading systems built
     (default: all of them, builder.systems)."""
     chosen = systems if systems is not None else all_systems()
     if isinstance(out, Writer):
@@ -614,7 +615,7 @@ def _build(
             searching = time.perf_counter()
             assert writer.staging is not None and scratch is not None
             index = search_index(present, writer.staging, scratch, shard_docs)
-            indexing = Indexing(index, indexed_pages(present, planned.by_system))
+            indexing = Indexing(index, site, indexed_pages(present, planned.by_system))
             timings["search"] += time.perf_counter() - searching
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
         # from it (each path claimed through the writer) instead of rendered; every other output
@@ -631,8 +632,7 @@ def _build(
         timings["reused"] = float(lent.count)
         # render: the workers render the outputs they read (each path claimed through the writer
         # first), while this process renders what it holds; then what the workers rendered is
-        # taken in. The search page comes last: it says where the index's other shards are, known
-        # once every page is in the index, which then starts.
+        # taken in. The pages Pagefind indexes are rendered first, and handed to it (`Indexing`).
         # The links of every page rendered, this process's too, are spilled to the scratch folder
         # as they are found, a thousand pages at a time (builder.engine.links).
         links = LinkLog(config.base_path, spill=scratch)
@@ -641,15 +641,11 @@ def _build(
             assert spec is not None  # reader workers are forked only for a writer that has one
             start_owned(o, site, config, spec, theirs, offers)
         renderer = Renderer(config, site)
-        todo = unlent(outputs, lent.held | writer.held)
-        timings.update(_render_indices(renderer, outputs, [i for i in todo if outputs[i].path != urls.SEARCH],
-                                       writer, progress, links, indexing))
+        todo = [i for i, output in enumerate(outputs) if output.path not in lent.held and output.path not in writer.held]
         if indexing is not None:
-            indexing.lent(renderer, outputs, lent.held)
-            start_search(indexing.index, site)
-        for stage, seconds in _render_indices(renderer, outputs, [i for i in todo if outputs[i].path == urls.SEARCH],
-                                              writer, links=links).items():
-            timings[stage] += seconds
+            indexing.begin(renderer, outputs, todo)
+        timings.update(_render_indices(renderer, outputs, render_order(outputs, todo, indexing), writer, progress,
+                                       links, indexing))
         for o in owners:
             wrote, taken_over = collect_owned(o, writer, links)
             timings["write"] += wrote
