@@ -559,8 +559,8 @@ def build(
     the processes that read and render the records that plan outputs of their own (default: one per
     core; 1 does everything in this process, for debugging). The site is the same for any number.
     `size_warning_bytes`: above it, the build warns that the site is too big for GitHub Pages
-    (builder.engine.weight.size_warning): in `BuildResult.size_warning` and build-report.json. `systems`: the grading systems built
-    (default: all of them, builder.systems)."""
+    (builder.engine.weight.size_warning): in `BuildResult.size_warning` and build-report.json.
+    `systems`: the grading systems built (default: all of them, builder.systems)."""
     chosen = systems if systems is not None else all_systems()
     if isinstance(out, Writer):
         if out.out is not None or out.worker_spec() is not None:
@@ -642,6 +642,8 @@ def _build(
             start_owned(o, site, config, spec, theirs, offers)
         renderer = Renderer(config, site)
         todo = [i for i, output in enumerate(outputs) if output.path not in lent.held and output.path not in writer.held]
+        if progress:
+            progress("render", 0, len(todo))  # the stage starts: its rate and ETA count from here
         if indexing is not None:
             indexing.begin(renderer, outputs, todo)
         timings.update(_render_indices(renderer, outputs, render_order(outputs, todo, indexing), writer, progress,
