@@ -132,7 +132,7 @@ def test_plan_check_refuses_duplicate_paths() -> None:
 
 
 def test_a_render_workers_writer_claims_each_path_once_and_refuses_an_unsafe_one(tmp_path: Path) -> None:
-    """The writers forked render workers use go through the one writer protocol, `reserve` included."""
+    """The writers the reader workers render with go through the one writer protocol, `reserve` included."""
     from builder.engine.artifact import open_worker_writer
     from builder.engine.write import DuplicateOutput
 

@@ -1,9 +1,10 @@
 """The build's one executor: forked worker processes, each with a state of its own.
 
-Every use of other processes in a build goes through `Workers`: a grading system whose records plan outputs of their own (builder.engine.records: TDQS's) forks
-them *before* reading, hands them chunks of its corpus with `share` and later has each render the
-outputs it read (`start_each`, `collect`: worker affinity, so a worker renders from what it holds).
-Every other output is rendered in the build's process (builder.build).
+Every use of other processes in a build goes through `Workers`: a grading system whose records
+plan outputs of their own (builder.engine.records: TDQS's) forks them *before* reading, hands them
+chunks of its corpus with `share` and later has each render the outputs it read (`start_each`,
+`collect`: worker affinity, so a worker renders from what it holds). Every other output is rendered
+in the build's process (builder.build).
 
 It is made of the standard library's `concurrent.futures.ProcessPoolExecutor`, one executor of one
 process per worker (which gives affinity: a task given to worker i runs in worker i), with the
@@ -14,10 +15,10 @@ fork context. What it adds to the standard library:
   guard, gh-90622, covers one executor, not several; Python 3.12 and later warn about any such
   fork). So the build forks them while it has no other thread and no pipe: before DuckDB is
   opened (its threads) and before Pagefind starts (its threads, and its input pipe, which a worker
-  holding it open would keep from ever ending). A
-  build called from a thread (`serve --watch` rebuilds in a process of its own instead) or from a
-  process with threads of its own should ask for one worker, which forks nothing; the tests count
-  the threads at every fork (tests/fork_guard.py);
+  holding it open would keep from ever ending). A build called from a thread (`serve --watch`
+  rebuilds in a process of its own instead) or from a process with threads of its own should ask
+  for one worker, which forks nothing; the tests count the threads at every fork
+  (tests/fork_guard.py);
 - each worker dies with the build (`die_with_parent`);
 - a task is a module-level function of (the worker's own state, the argument); after each task the
   worker collects its garbage and freezes what is left (builder.engine.heap), as the state lives on;
