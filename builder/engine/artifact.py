@@ -116,7 +116,7 @@ class SegmentWriter(Writer):
         path, key, _, offset, length, size, gzipped, sha256 = row
         if self.previous is None or offset is None or length is None or not self.previous.holds(row):
             return False
-        self.reserve(path, length)
+        self.reserve(path)
         self.written.add((path, key, PREVIOUS, offset, length, size, gzipped, sha256))
         return True
 
@@ -245,8 +245,7 @@ class TarWriter(Writer):
         `assemble` copies a moment later, so they are read from the page cache the second time."""
         if not self._segment.reuse(row):
             return False
-        assert row[4] is not None
-        self.reserve(row[0], row[4])
+        self.reserve(row[0])
         return True
 
     def worker_spec(self) -> WorkerSpec:

@@ -49,10 +49,10 @@ def written_row(path: str, key: str | None, data: bytes, place: tuple[str, int, 
 
 
 class Writer:
-    """Common bookkeeping: the set of paths written, in the order written."""
+    """Common bookkeeping: the set of paths claimed."""
 
     def __init__(self) -> None:
-        self.paths: dict[str, int] = {}
+        self.paths: set[str] = set()
         self.held: set[str] = set()
         """Paths claimed now and written last (`hold`, `fill`)."""
         self._removal: threading.Thread | None = None
@@ -78,15 +78,15 @@ class Writer:
         """Writes `content` at `path`; `key`: that of its inputs (builder.engine.incremental), which
         the ledger records, or None: the next build renders it again."""
         data = content.encode("utf-8") if isinstance(content, str) else content
-        self.reserve(path, len(data))
+        self.reserve(path)
         self._store(path, data, key)
 
-    def reserve(self, path: str, size: int = 0) -> None:
+    def reserve(self, path: str) -> None:
         """Claims `path` for one output; a second claim is a build error."""
         check_output_path(path)
         if path in self.paths:
             raise DuplicateOutput(f"two outputs want the same path: {path}")
-        self.paths[path] = size
+        self.paths.add(path)
 
     def hold(self, path: str) -> None:
         """Claims `path` for an output written last (`fill`): build-report.json, which holds
@@ -97,9 +97,7 @@ class Writer:
     def fill(self, path: str, content: str | bytes) -> None:
         """Writes the output `path` was held for (`hold`)."""
         self.held.remove(path)
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        self.paths[path] = len(data)
-        self._store(path, data, None)
+        self._store(path, content.encode("utf-8") if isinstance(content, str) else content, None)
 
     def copy(self, path: str, source: Path) -> None:
         self.write(path, source.read_bytes())
