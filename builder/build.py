@@ -96,22 +96,11 @@ class Corpus:
 
 
 @dataclass
-class Model:
-    """A site planned in this process (`read_and_plan`), not rendered: what tests, `scorecards check`
-    and the Hugo export read of a plan."""
-
-    outputs: list[Output]
-    log: ProblemLog
-    site: dict[str, Any]
-    systems: list[str]
-    timings: dict[str, float] = field(default_factory=dict)
-    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
-
-
-@dataclass
 class Planned:
-    """What the first half of a build (`plan_site`) hands the second."""
+    """What the first half of a build (`plan_site`) hands the second; and, planned in this process
+    and not rendered (`read_and_plan`), what tests, `scorecards check` and the Hugo export read."""
 
+    log: ProblemLog
     present: list[Corpus]
     site: dict[str, Any]
     by_system: dict[str, list[Output]]
@@ -121,6 +110,7 @@ class Planned:
     plan: Plan
     """… checked, with those the workers hold (builder.engine.plan)."""
     timings: dict[str, float]
+    """Seconds per stage: load (read, validate, DuckDB), statistics (queries and page contexts)."""
 
 
 def plan_site(
@@ -156,18 +146,18 @@ def plan_site(
         close(present)
         raise
     timings = {"load": was_read - started + loading, "statistics": time.perf_counter() - planning - loading}
-    return Planned(present, site, by_system, outputs, plan, timings)
+    return Planned(log, present, site, by_system, outputs, plan, timings)
 
 
 def read_and_plan(
     data_dir: Path, config: SiteConfig, systems: Iterable[GradingSystem] | None = None, *, cache: Path | None = None,
-) -> Model:
-    """The first half of a build (`plan_site`) in this process, nothing rendered: what `scorecards
-    check` reports, and what tests and the Hugo export read of a plan."""
-    log = ProblemLog()
-    planned = plan_site(data_dir, config, log, systems if systems is not None else all_systems(), cache, 1)
+) -> Planned:
+    """The first half of a build (`plan_site`) in this process, nothing rendered, and what reading
+    left on disk removed: what `scorecards check` reports, and what tests and the Hugo export read
+    of a plan."""
+    planned = plan_site(data_dir, config, ProblemLog(), systems if systems is not None else all_systems(), cache, 1)
     close(planned.present)
-    return Model(planned.outputs, log, planned.site, [c.system.key for c in planned.present], planned.timings)
+    return planned
 
 
 def read(systems: Iterable[GradingSystem], context: ReadContext) -> list[Corpus]:
