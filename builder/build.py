@@ -84,15 +84,7 @@ class Corpus:
 
     system: GradingSystem
     read: Records
-
-    @property
-    def records(self) -> Any:
-        """What the system's pages read: the corpus its records gathered."""
-        return self.read.corpus
-
-    @property
-    def owners(self) -> Workers | None:
-        return self.read.owners
+    """What was read; its `corpus` is what the system's pages read (the corpus its records gathered)."""
 
 
 @dataclass
@@ -191,9 +183,9 @@ other shards are (the search page's, `start_search`). A registry that grows past
 
 def site_values(present: list[Corpus]) -> dict[str, Any]:
     """What every page shows of the whole site, known from what was read."""
-    nav: list[NavItem] = [item for c in present for item in c.system.nav(c.records)]
-    stand_ins = sorted({m for c in present for m in c.system.stand_in_models(c.records)})
-    stamps = [s for c in present if (s := c.system.data_as_of(c.records))]
+    nav: list[NavItem] = [item for c in present for item in c.system.nav(c.read.corpus)]
+    stand_ins = sorted({m for c in present for m in c.system.stand_in_models(c.read.corpus)})
+    stamps = [s for c in present if (s := c.system.data_as_of(c.read.corpus))]
     return {"nav": nav, "stand_in_models": stand_ins, "data_as_of": max(stamps) if stamps else None}
 
 
@@ -211,19 +203,19 @@ def load_and_plan(con: Any, config: SiteConfig, present: list[Corpus]) -> tuple[
     them by system, and the seconds spent loading."""
     planned: dict[str, list[Output]] = {}
     loading = 0.0
-    for corpus in present:
+    for c in present:
         began = time.perf_counter()
-        corpus.read.load(con)
-        corpus.system.load(con, corpus.records)
+        c.read.load(con)
+        c.system.load(con, c.read.corpus)
         loading += time.perf_counter() - began
-        planned[corpus.system.key] = list(corpus.system.outputs(con, corpus.records, config))
+        planned[c.system.key] = list(c.system.outputs(con, c.read.corpus, config))
     return planned, loading
 
 
 def page_dates(con: Any, present: list[Corpus]) -> dict[str, str]:
     """When each system's pages were captured, by folder (`GradingSystem.page_dates`): the
     sitemap's lastmod."""
-    return {folder: date for c in present for folder, date in c.system.page_dates(con, c.records).items()}
+    return {folder: date for c in present for folder, date in c.system.page_dates(con, c.read.corpus).items()}
 
 
 def site_outputs(
@@ -246,18 +238,18 @@ def site_outputs(
 
 def file_owners(present: list[Corpus]) -> dict[str, FileOwner]:
     """Whose page each input file with a problem belongs to, over every system."""
-    return {file: owner for c in present for file, owner in c.system.file_owners(c.records).items()}
+    return {file: owner for c in present for file, owner in c.system.file_owners(c.read.corpus).items()}
 
 
 def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
     """The outputs each system's workers hold, as rows (builder.engine.plan), in the order of the
     systems: part i of the plan is held by the workers `owners_of(present)[i]`."""
-    return [c.read.owned for c in present if c.read.owned is not None and c.owners is not None]
+    return [c.read.owned for c in present if c.read.owned is not None and c.read.owners is not None]
 
 
 def owners_of(present: list[Corpus]) -> list[Workers]:
     """The workers that hold each part of the plan (`owned_rows`)."""
-    return [c.owners for c in present if c.read.owned is not None and c.owners is not None]
+    return [c.read.owners for c in present if c.read.owned is not None and c.read.owners is not None]
 
 
 def build_report_json(log: ProblemLog, size: dict[str, Any] | None = None) -> str:
