@@ -243,13 +243,9 @@ def file_owners(present: list[Corpus]) -> dict[str, FileOwner]:
 
 def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
     """The outputs each system's workers hold, as rows (builder.engine.plan), in the order of the
-    systems: part i of the plan is held by the workers `owners_of(present)[i]`."""
-    return [c.read.owned for c in present if c.read.owned is not None and c.read.owners is not None]
-
-
-def owners_of(present: list[Corpus]) -> list[Workers]:
-    """The workers that hold each part of the plan (`owned_rows`)."""
-    return [c.read.owners for c in present if c.read.owned is not None and c.read.owners is not None]
+    systems: the parts of the plan, each held by the same system's workers (`read.owners`, set
+    exactly when `read.owned` is)."""
+    return [c.read.owned for c in present if c.read.owned is not None]
 
 
 def build_report_json(log: ProblemLog, size: dict[str, Any] | None = None) -> str:
@@ -588,7 +584,7 @@ def _build(
         # read, load, plan, check (`plan_site`)
         planned = plan_site(data_dir, config, log, systems, cache, workers, search_now)
         present, site, outputs, plan = planned.present, planned.site, planned.outputs, planned.plan
-        owners = owners_of(present)
+        owners = [c.read.owners for c in present if c.read.owners is not None]  # each part's workers (`owned_rows`)
         timings.update(planned.timings)
         # search: otherwise Pagefind indexes pages too, handed to it as they are rendered below, and
         # starts once they all are.

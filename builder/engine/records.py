@@ -159,6 +159,7 @@ class Records:
     spool: Spool
     """Each record's DuckDB rows and search document, appended as they were read."""
     owners: Workers | None
+    """The workers that hold `owned`: both are set, or neither."""
     inputs: Iterable[Input] = ()
     """Each file of the data folder its sources read, as the manifest lists it (read once:
     builder.sources.input_files): kept on disk (`InputLog`), asked for once, at the end."""
