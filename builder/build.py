@@ -18,10 +18,11 @@ claim → read → load → plan → check → lend → render → links → sea
    **render** the rest and write everything through one writer into a staging folder beside the
    output; the **links** of every page rendered are then checked against what was written.
 6. **search**: wait for Pagefind, which indexed meanwhile; **weigh** the site (what every file
-   weighs was noted as it was written: builder.engine.weight) and write `build-report.json`, with
-   what the site weighs and a warning when it is too big for GitHub Pages; then **commit**: swap
-   the staging folder into place. A failed or interrupted build leaves the previous site whole. An output
-   named `*.tar` is written as a GitHub Pages artifact instead (builder.engine.artifact).
+   weighs was noted as it was written: builder.engine.weight) and write `build-report.json`
+   (builder.publish.report), with what the site weighs and a warning when it is too big for GitHub
+   Pages; then **commit**: swap the staging folder into place. A failed or interrupted build leaves
+   the previous site whole. An output named `*.tar` is written as a GitHub Pages artifact instead
+   (builder.engine.artifact).
 
 Two steps are started and waited for later, so that they overlap without calling back into the
 build. Pagefind indexes in the background as soon as everything it indexes exists: the search
@@ -39,7 +40,6 @@ The same data always builds the same bytes: nothing reads the clock, and everyth
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from array import array
@@ -60,7 +60,7 @@ from builder.engine.links import LinkLog
 from builder.engine.offers import Offers, taken
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.plan import HELD, OwnedRows, Plan
-from builder.engine.problems import FileOwner, InputFile, ProblemLog
+from builder.engine.problems import FileOwner, ProblemLog
 from builder.engine.records import Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
@@ -69,8 +69,9 @@ from builder.engine.workers import Workers
 from builder.engine.write import FolderWriter, Writer
 from builder.pages.common import fallback_home, not_found_page, search_page
 from builder.pages.page import DataFile, NavItem, Output, Page
-from builder.pages.problems import locations, problems_pages
+from builder.pages.problems import problems_pages
 from builder.publish import manifest as manifest_format
+from builder.publish.report import build_report_json
 from builder.publish.sitemap import robots_txt, sitemap_files
 from builder.store.tables import load_rows, opened, remove_files_folder
 from builder.systems import all_systems
@@ -246,37 +247,6 @@ def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
     systems: the parts of the plan, each held by the same system's workers (`read.owners`, set
     exactly when `read.owned` is)."""
     return [c.read.owned for c in present if c.read.owned is not None]
-
-
-def build_report_json(log: ProblemLog, size: dict[str, Any] | None = None) -> str:
-    """Indented like `json.dumps(indent=2)` down to the records, each file and problem on a line of
-    its own: as easy to read and diff, and each record encoded by pydantic's own serializer
-    (`json.dumps` with `indent` falls back to pure Python: seconds for a registry's report). A
-    file's model is made when its line is (a registry reads tens of thousands of files). `size`:
-    what the site weighs (builder.engine.weight), when it was built into a folder or a tar."""
-    files = log.file_rows()
-    summary = {
-        "filesRead": len(files),
-        "accepted": sum(1 for f in files if f[2] in ("accepted", "accepted-with-warnings")),
-        "partlyRejected": sum(1 for f in files if f[2] == "partly-rejected"),
-        "rejected": sum(1 for f in files if f[2] == "rejected"),
-        "errors": log.error_count,
-        "warnings": len(log) - log.error_count,
-    }
-
-    def records(items: Iterable[Any], *, exclude_none: bool = False) -> str:
-        lines = ",\n".join("    " + item.model_dump_json(by_alias=True, exclude_none=exclude_none) for item in items)
-        return "[\n" + lines + "\n  ]" if lines else "[]"
-
-    places = {file: urls.relative(urls.HOME, page) + "#" + anchor
-              for file, place in locations(log).items() for page, anchor in [place.split("#")]}
-    file_models = (InputFile(file=file, system=system, status=status, errors=errors, warnings=warnings,
-                             problems_page=places.get(file))
-                   for file, system, status, errors, warnings in files)
-    summary_json = json.dumps(summary, indent=2).replace("\n", "\n  ")
-    size_json = "" if size is None else '  "size": ' + json.dumps(size, indent=2).replace("\n", "\n  ") + ",\n"
-    return (f'{{\n  "summary": {summary_json},\n{size_json}  "files": {records(file_models, exclude_none=True)},\n'
-            f'  "problems": {records(log.problems)}\n}}\n')
 
 
 def static_files() -> list[tuple[str, Path]]:

@@ -165,8 +165,8 @@ def test_index_comparison_reads_the_expected_entries_once(tmp_path: Path) -> Non
 def test_the_build_report_holds_every_file_and_problem_as_the_log_has_them() -> None:
     """The report is encoded record by record; read back, it equals the log's own models dumped
     whole, and counts its files the way the summary says."""
-    from builder.build import build_report_json
     from builder.engine.problems import ProblemLog
+    from builder.publish.report import build_report_json
 
     log = ProblemLog()
     log.read("servers/a/x.score.json", "tdqs")
