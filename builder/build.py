@@ -348,8 +348,7 @@ def search_index(present: list[Corpus], staging: Path, scratch: Path, shard_docs
 def search_documents(present: list[Corpus]) -> Iterator[tuple[str, str]]:
     """Every system's search documents, rendered where their records were read, each at its page's path."""
     for c in present:
-        for doc in c.read.search_docs():
-            yield doc.path, doc.html or ""
+        yield from c.read.search_docs()
 
 
 def indexed_pages(present: list[Corpus], planned: dict[str, list[Output]]) -> set[str]:

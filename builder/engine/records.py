@@ -164,15 +164,14 @@ class Records:
     """Each file of the data folder its sources read, as the manifest lists it (read once:
     builder.sources.input_files): kept on disk (`InputLog`), asked for once, at the end."""
 
-    def search_docs(self) -> Iterator[SearchDoc]:
-        """Every record's search document, rendered, in the sources' order (asked for once, before
-        `close`, which removes the spool)."""
+    def search_docs(self) -> Iterator[tuple[str, str]]:
+        """Every record's search document, rendered, in the sources' order: its page's path and its
+        HTML (asked for once, before `close`, which removes the spool)."""
         if SEARCH_DOCS not in self.spool.longest:
             return
         if not self.spool.folder.exists():
             raise RuntimeError("the search documents are asked for after the records were closed")
-        for path, html in self.spool.records(SEARCH_DOCS):
-            yield SearchDoc(path, "", None, html)
+        yield from self.spool.records(SEARCH_DOCS)
 
     def load(self, con: duckdb.DuckDBPyConnection) -> None:
         """The records' tables, from the spool; each table's file is removed once loaded."""
@@ -234,16 +233,16 @@ class _Chunk:
 
 def read_source(system: RecordSystem[S, R], source: S, data_dir: Path, config: SiteConfig, digest: str | None,
                 renderer: Renderer | None) -> tuple[_Entry, list[Page | DataFile]]:
-    """Reads one source and takes its contribution: the only place a source is read."""
+    """Reads one source and takes its contribution: the only place a source is read. `renderer`
+    renders its search document; None for a source read again for its outputs alone (`_Deferred`),
+    whose entry is not taken in."""
     log = ProblemLog()
     record = system.read(source, data_dir, log, digest)
     contribution = system.contribute(record, log, config)
     doc = contribution.search
     search = None
-    if doc is not None:
-        html = doc.html if doc.html is not None or renderer is None else renderer.render_string(
-            doc.template, doc=doc.context)
-        search = (doc.path, html or "")
+    if doc is not None and renderer is not None:
+        search = (doc.path, renderer.render_string(doc.template, doc=doc.context))
     planned = [(o.path, o.key, isinstance(o, Page)) for o in contribution.outputs]
     return _Entry(contribution.rows, search, planned, log, contribution.gathered), contribution.outputs
 

@@ -75,10 +75,8 @@ class SearchDoc:
 
     path: str
     template: str
-    context: BaseModel | None
-    """The template's context (its contract: tests/test_template_contract.py); None once rendered."""
-    html: str | None = None
-    """The document already rendered (by the worker process that read the record), if it was."""
+    context: BaseModel
+    """The template's context (its contract: tests/test_template_contract.py)."""
 
 
 _SEPARATORS = re.compile(r"[\s\-_./]+")
