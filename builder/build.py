@@ -538,15 +538,17 @@ def _build(
     timings: dict[str, float] = {"search": 0.0}
 
     def search_now(read: list[Corpus], site: dict[str, Any]) -> None:
-        """Pagefind starts as soon as what it indexes exists, and indexes in the background until
-        the build waits for it. When no system's pages are indexed (a registry: search documents
-        only), that is now, and Pagefind overlaps the load, the planning and the rendering."""
+        """The search index is handed every search document once they are read. Pagefind starts as
+        soon as what it indexes exists, and indexes in the background until the build waits for it.
+        When no system's pages are indexed (a registry: search documents only), that is now, and
+        Pagefind overlaps the load, the planning and the rendering."""
         nonlocal index
-        if search and not any(c.system.indexes_pages for c in read):
+        if search:
             began = time.perf_counter()
             assert writer.staging is not None and scratch is not None  # a build in memory has no search
             index = search_index(read, writer.staging, scratch, shard_docs)
-            start_search(index, site)
+            if not any(c.system.indexes_pages for c in read):
+                start_search(index, site)
             timings["search"] += time.perf_counter() - began
 
     try:
@@ -557,13 +559,9 @@ def _build(
         timings.update(planned.timings)
         # search: otherwise Pagefind indexes pages too, handed to it as they are rendered below, and
         # starts once they all are.
-        indexing: Indexing | None = None
-        if search and index is None:
-            searching = time.perf_counter()
-            assert writer.staging is not None and scratch is not None
-            index = search_index(present, writer.staging, scratch, shard_docs)
+        indexing = None
+        if index is not None and any(c.system.indexes_pages for c in present):
             indexing = Indexing(index, site, indexed_pages(present, planned.by_system))
-            timings["search"] += time.perf_counter() - searching
         # lend: what the previous build wrote from the same inputs, its bytes unchanged, is taken
         # from it (each path claimed through the writer) instead of rendered; every other output
         # a worker holds is claimed for it to render.
