@@ -224,8 +224,6 @@ class TarWriter(Writer):
         self.size: int | None = None
         """The tar's size, once committed."""
         self._assembly: _Assembly | None = None
-        self._sealed: set[str] = set()
-        """What `seal` wrote into the tar after `assemble`."""
 
     kind = "tar"
 
@@ -289,17 +287,14 @@ class TarWriter(Writer):
                 yield row
 
     def seal(self) -> None:
-        """Writes what was stored since `assemble` or the last seal (the search index; then the
-        manifest) into the tar, in a pass of its own, sorted among itself."""
+        """Writes what was stored since `assemble` (the search index, the report, the manifest) into
+        the tar, in a pass of its own, sorted among itself."""
         if self._assembly is None:
             self.assemble()
         assert self._assembly is not None
         self._segment.flush()
-        later = [row for path, row in sorted(self._later.items()) if path not in self._sealed]
-        passed = {row[0] for row in later}
-        self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in passed))
-        self._assembly.flush()
-        self._sealed |= passed
+        later = [row for _, row in sorted(self._later.items())]
+        self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         """Every member of the tar, sorted by path, with the SHA-256 of its bytes and its size, as
@@ -463,11 +458,6 @@ class _Assembly:
         flush()
         self._position = position
         return count
-
-    def flush(self) -> None:
-        """Flushes what was written, so that the tar so far can be read (builder.engine.published)."""
-        if self._tar is not None:
-            self._tar.flush()
 
     def close(self) -> int:
         """Ends the tar (two zero blocks, padded to a whole record); returns its size."""
