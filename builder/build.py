@@ -249,10 +249,6 @@ def owned_rows(present: list[Corpus]) -> list[OwnedRows]:
     return [c.read.owned for c in present if c.read.owned is not None]
 
 
-def static_files() -> list[tuple[str, Path]]:
-    return [(f"static/{p.name}", p) for p in sorted((TEMPLATES / "static").iterdir()) if p.is_file()]
-
-
 @dataclass
 class Lent:
     """What the lend step decided (`lend`)."""
@@ -298,11 +294,11 @@ def write_static(writer: Writer) -> float:
     """The static files, and the marker that lets the next build know it may replace this site;
     returns the seconds spent writing."""
     started = time.perf_counter()
-    for path, source in static_files():
-        if path == "static/site.css":  # with the tier colours' custom properties, from their one map
-            writer.write(path, tier_colours.stylesheet(source.read_bytes()))
-        else:
-            writer.copy(path, source)
+    for source in sorted(p for p in (TEMPLATES / "static").iterdir() if p.is_file()):
+        data = source.read_bytes()
+        if source.name == "site.css":  # with the tier colours' custom properties, from their one map
+            data = tier_colours.stylesheet(data)
+        writer.write(f"static/{source.name}", data)
     writer.write(".nojekyll", b"")
     writer.write(MARKER, MARKER_TEXT)
     return time.perf_counter() - started

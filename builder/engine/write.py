@@ -99,9 +99,6 @@ class Writer:
         self.held.remove(path)
         self._store(path, content.encode("utf-8") if isinstance(content, str) else content, None)
 
-    def copy(self, path: str, source: Path) -> None:
-        self.write(path, source.read_bytes())
-
     def _store(self, path: str, data: bytes, key: str | None) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
