@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterable, Iterator
 from itertools import islice
+from pathlib import Path
 from typing import IO, Any
 
 BATCH = 1000
@@ -32,3 +33,9 @@ def read(file: IO[bytes]) -> Iterator[Any]:
         except EOFError:
             return
         yield from batch
+
+
+def read_file(path: Path) -> Iterator[Any]:
+    """Every row `write` appended to the file at `path`, in order."""
+    with open(path, "rb") as file:
+        yield from read(file)

@@ -17,9 +17,8 @@ process holds as rows.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from builder.engine import batches
 from builder.engine.written import Row
@@ -73,7 +72,7 @@ def taken(writer: Lender, file: Path | None, render: array[int]) -> tuple[int, a
     offers it could not lend, in plan order."""
     lent = 0
     again = array("q")
-    for position, row in _read(file):
+    for position, row in batches.read_file(file) if file is not None else ():
         if writer.reuse(row):
             lent += 1
         else:
@@ -81,10 +80,3 @@ def taken(writer: Lender, file: Path | None, render: array[int]) -> tuple[int, a
     if not again:
         return lent, render
     return lent, array("q", sorted([*render, *again]))
-
-
-def _read(file: Path | None) -> Iterator[Any]:
-    if file is None:
-        return
-    with open(file, "rb") as handle:
-        yield from batches.read(handle)

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from builder.engine import batches
 from builder.pages.page import Output, Page
@@ -87,20 +87,15 @@ class OwnedRows:
     def sorted(self) -> Iterator[OwnedRow]:
         """Every row, sorted by path: the runs merged."""
         self.finish()
-        return heapq.merge(*(_read(run) for run in self.runs), key=itemgetter(0))
+        return heapq.merge(*(batches.read_file(run) for run in self.runs), key=itemgetter(0))
 
     def page_paths(self) -> Iterator[str]:
         """The paths of its HTML pages."""
         self.finish()
         for run in self.runs:
-            for path, _, page, _, _ in _read(run):
+            for path, _, page, _, _ in batches.read_file(run):
                 if page:
                     yield path
-
-
-def _read(run: Path) -> Iterator[Any]:
-    with open(run, "rb") as file:
-        yield from batches.read(file)
 
 
 @dataclass
