@@ -14,7 +14,7 @@ Two severities, because they mean different things to an operator:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -146,13 +146,6 @@ class ProblemLog:
                 file=file, json_path=json_path, reason=reason, severity=severity, system=system, code=code
             )
         )
-
-    def extend(self, problems: Iterable[Problem]) -> None:
-        for problem in problems:
-            if problem.file not in self._files:
-                self.read(problem.file, problem.system)
-            self._listed = None
-            self._problems.append(problem)
 
     def merge(self, other: ProblemLog) -> None:
         """Takes in what another log (a worker's) recorded."""
