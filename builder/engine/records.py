@@ -327,15 +327,11 @@ class _Outputs(list):  # type: ignore[type-arg]
         return self._made[1][index - item.start]
 
 
+@paused()
 def _read_chunk(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -> _Chunk:
     """Reads (or takes from the cache) some sources; their outputs stay in `state`. The collector
     is paused meanwhile (builder.engine.heap): a chunk's objects are short-lived, and its automatic
     collections cost about 0.5 ms a server."""
-    with paused():
-        return _read_sources(state, argument)
-
-
-def _read_sources(state: dict[str, Any], argument: tuple[_Reading, list[Any]]) -> _Chunk:
     reading, sources = argument
     system = reading.system
     outputs: _Outputs = state.setdefault("outputs", _Outputs())
