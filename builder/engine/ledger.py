@@ -42,7 +42,7 @@ def write(path: Path, kind: str, engine: str, rows: Iterable[Row]) -> None:
     until then it is not a ledger any build reads."""
     with open(path, "w", encoding="utf-8", buffering=1 << 20) as file:
         file.write(json.dumps({"version": VERSION, "kind": kind, "engine": engine}) + "\n")
-        written.write(file, rows)
+        file.writelines(written.encode(row) for row in rows)
 
 
 def end(path: Path, size: int | None) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -66,11 +66,6 @@ def decode(line: bytes | str) -> Row | None:
     if type(offset) is not int or type(length) is not int or offset < 0 or length <= 0:
         return None
     return path, key, source, offset, length, size, gzipped, sha256
-
-
-def write(file: IO[str], rows: Iterable[Row]) -> None:
-    for row in rows:
-        file.write(encode(row))
 
 
 class WrittenLog:
