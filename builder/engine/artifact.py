@@ -43,13 +43,6 @@ Entry = tuple[str, int, int]
 PREVIOUS = ":previous"
 
 
-def _header(info: tarfile.TarInfo) -> bytes:
-    try:
-        return info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
-    except ValueError:  # a name too long for ustar's two fields: a pax header carries it
-        return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "strict")
-
-
 _AFTER_TYPE = b"\0" * 100 + tarfile.POSIX_MAGIC + b"\0" * (32 + 32 + 8 + 8 + 155 + 12)
 """A ustar header after its type flag: no link name, the magic, no owner names, no device
 numbers, no prefix, and the padding to 512 bytes."""
@@ -68,7 +61,10 @@ def ustar_header(name: str, size: int, mode: int, kind: bytes) -> bytes:
     if len(name) > 100 or not name.isascii() or size >= 8**11:
         info = tarfile.TarInfo(name)
         info.size, info.mode, info.mtime, info.type = size, mode, MTIME, kind
-        return _header(info)
+        try:
+            return info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
+        except ValueError:  # a name too long for ustar's two fields: a pax header carries it
+            return info.tobuf(tarfile.PAX_FORMAT, "utf-8", "strict")
     mode_field, size_field = b"%07o\0" % mode, b"%011o\0" % size
     # The checksum is the sum of the header's bytes with its own field as spaces: the fixed
     # fields' share is summed once (_FIXED_SUM), the rest here.
