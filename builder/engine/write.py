@@ -192,22 +192,40 @@ class RawFolderWriter(Writer):
         self.written = WrittenLog(root.parent / "scratch", name or str(os.getpid()))
 
     def _store(self, path: str, data: bytes, key: str | None) -> None:
+        self._make_folder(path)
+        with open(self.root / path, "wb") as handle:
+            handle.write(data)
+        self.written.add(written_row(path, key, data))
+
+    def _make_folder(self, path: str) -> None:
+        """Makes the folder of `path` in `root`, the first time one of its files is written there."""
         folder = os.path.dirname(path)
         if folder and folder not in self._made:
             os.makedirs(self.root / folder, exist_ok=True)
             self._made.add(folder)
-        with open(self.root / path, "wb") as handle:
-            handle.write(data)
-        self.written.add(written_row(path, key, data))
 
     def reuse(self, row: Row) -> bool:
         """Claims the path of the ledger's `row` and fills it with the previous build's file, if its
         bytes still have the SHA-256 the ledger recorded: a hard link where the filesystem allows one
         (the old site sits beside the staging folder), a copy otherwise. False (nothing claimed)
         when the file is gone or was changed since: it is rendered again."""
-        if self.previous is None or not lend_file(self.previous, self.root, self._made, row[0], row[-1]):
+        if self.previous is None:
             return False
-        self.reserve(row[0])
+        path, source = row[0], self.previous / row[0]
+        try:
+            handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return False
+        with os.fdopen(handle, "rb") as file:
+            data = file.read()
+        if sha256_hex(data) != row[-1]:
+            return False
+        self._make_folder(path)
+        try:
+            os.link(source, self.root / path)
+        except OSError:
+            (self.root / path).write_bytes(data)
+        self.reserve(path)
         self.written.add(row)
         return True
 
@@ -280,29 +298,3 @@ class FolderWriter(RawFolderWriter):
                 self.written.close()
         finally:
             remove_staging(self.staging_root)
-
-
-def lend_file(previous: Path, staging: Path, made: set[str], path: str, sha256: str) -> bool:
-    """Puts the previous site's file at `path` into `staging`, if its bytes still have the SHA-256
-    the ledger recorded when it was written: a hard link where the filesystem allows one (the old
-    site sits beside the staging folder), a copy otherwise. False when the file is gone or was
-    changed since. `made`: the folders made in `staging` so far, added to."""
-    source = previous / path
-    try:
-        handle = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return False
-    with os.fdopen(handle, "rb") as file:
-        data = file.read()
-    if sha256_hex(data) != sha256:
-        return False
-    target = staging / path
-    folder = os.path.dirname(path)
-    if folder and folder not in made:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        made.add(folder)
-    try:
-        os.link(source, target)
-    except OSError:
-        target.write_bytes(data)
-    return True

@@ -10,8 +10,8 @@ always rendered); in a tar, the source its record is in (a segment of the build,
 or null once it is in the tar: the ledger's), the record's offset there and its length (all null in
 a folder); its bytes and their gzip size (builder.engine.weight); the SHA-256 of its bytes, which
 the site's manifest lists (builder.publish.manifest) without reading the site back, and which a
-rebuild checks the previous bytes against before it lends them (builder.engine.write.lend_file,
-builder.engine.artifact.PreviousTar).
+rebuild checks the previous bytes against before it lends them (the writers' `reuse`:
+builder.engine.write, builder.engine.artifact.PreviousTar).
 
 Every writer of a build (the build's own and each worker's, builder.engine.write and
 builder.engine.artifact) appends a row for each output it writes, or lends from the previous build,
