@@ -296,9 +296,8 @@ class TarWriter(Writer):
         """Every member of the tar, sorted by path, with the SHA-256 of its bytes and its size, as
         they were recorded when written (the places of the first pass, then what came later: the
         search index, whose `trees` were written through this writer, and the report)."""
-        first = ((row[0], row[-1], row[5]) for row in self.written_rows())
         later = sorted((row[0], row[-1], row[5]) for row in self._later.values())
-        return heapq.merge(first, later)
+        return heapq.merge(super().published(), later)
 
     def commit(self) -> None:
         self._segment.close_previous()

@@ -143,9 +143,10 @@ class Writer:
         records and what the site weighs."""
         raise NotImplementedError
 
-    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:  # pragma: no cover - abstract
-        """Every file of the site, sorted by path, with its SHA-256 and size (the manifest's)."""
-        raise NotImplementedError
+    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
+        """Every file of the site, sorted by path, with its SHA-256 and size (the manifest's): as the
+        writer recorded each one it wrote or lent (`written_rows`)."""
+        return ((row[0], row[-1], row[5]) for row in self.written_rows())
 
     def commit(self) -> None:
         """Publishes what was written."""
@@ -170,10 +171,6 @@ class MemoryWriter(Writer):
     def written_rows(self) -> Iterator[Row]:
         for path in sorted(self.files):
             yield written_row(path, None, self.files[path])
-
-    def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
-        for path in sorted(self.files):
-            yield path, sha256_hex(self.files[path]), len(self.files[path])
 
 
 class RawFolderWriter(Writer):
@@ -276,9 +273,8 @@ class FolderWriter(RawFolderWriter):
         """Every file of the site, sorted by path, with the SHA-256 of its bytes and its size: what
         was written or lent as the writer recorded it, and the files of `trees` (folders the search
         index was written into, not through the writer), read back (builder.engine.published)."""
-        recorded = ((row[0], row[-1], row[5]) for row in self.written_rows())
         read = sorted(row for tree in trees for row in folder_files(self.staging / tree, prefix=f"{tree}/"))
-        return heapq.merge(recorded, read)
+        return heapq.merge(super().published(), read)
 
     def commit(self) -> None:
         """Swap the finished site in. The old site is moved aside first (into a marked folder of
