@@ -448,21 +448,17 @@ def read_records(system: RecordSystem[Any, Any], context: ReadContext) -> Record
     chunks = [(reading, sources[i : i + system.chunk]) for i in range(0, len(sources), system.chunk)]
     spool = _spool(cache, system.name)
     gathering = system.gathering()
-    outputs: list[Output] = []
     inputs = InputLog(spool.folder)
     owners = Workers(context.workers) if owned else None
     held_by_workers = OwnedRows(spool.folder / "owned") if owned else None
+    state: dict[str, Any] = {}  # what reading in this process keeps, as a worker keeps its own
     records: Records | None = None
     try:
-        if owners is not None:
-            # The workers go on reading while the first chunks are taken in here.
-            keys = _take_in(system, gathering, spool, held_by_workers, context.log,
-                            owners.share(_read_chunk, chunks), inputs)
-        else:
-            state: dict[str, Any] = {}
-            keys = _take_in(system, gathering, spool, None, context.log,
-                            [(-1, _read_chunk(state, chunk)) for chunk in chunks], inputs)
-            outputs.extend(state.get("outputs", []))
+        # The workers go on reading while the first chunks are taken in here; or each chunk is read here.
+        results = (owners.share(_read_chunk, chunks) if owners is not None
+                   else ((-1, _read_chunk(state, chunk)) for chunk in chunks))
+        keys = _take_in(system, gathering, spool, held_by_workers, context.log, results, inputs)
+        outputs: list[Output] = list(state.get("outputs", []))
         spool.finish()
         if folder is not None:
             ReadCache(folder).keep_only(keys)
