@@ -180,14 +180,14 @@ class SearchIndex:
         except Exception as error:  # raised again by wait(), in the build's thread
             self._failure = f"pagefind failed: {error!r}"
 
-    def _start_run(self, documents: list[tuple[str, int, int]]) -> _Run | None:
+    def _start_run(self, documents: list[tuple[str, int, int]]) -> _Service | None:
         """Starts one Pagefind run over `documents` (path, and where the bytes are in `source`);
         None once the index is being closed."""
         executable = str(pagefind_executable())
         with self._lock:
             if self._stopping:
                 return None
-            errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _Run.finish
+            errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _Service.finish
             try:
                 self._process = process = subprocess.Popen(
                     [executable, "--service"], cwd=self.source.parent,
@@ -196,7 +196,7 @@ class SearchIndex:
             except BaseException:
                 errors.close()
                 raise
-        return _Run(process, _Service(process, documents, self.source), errors)
+        return _Service(process, documents, self.source, errors)
 
     def wait(self) -> None:
         try:
@@ -220,28 +220,6 @@ class SearchIndex:
             process.wait()
         if self._runner is not None:
             self._runner.join()
-
-
-@dataclass
-class _Run:
-    """One Pagefind run: its process, the service talking to it, and the file its errors go to."""
-
-    process: subprocess.Popen[bytes]
-    service: _Service
-    errors: IO[bytes]
-
-    def finish(self) -> tuple[list[tuple[str, bytes]], str | None]:
-        """Waits for the index; returns its files, or why the run failed."""
-        with self.errors:
-            failure = self.service.finish()
-            code = self.process.wait()
-            if failure is None and self.service.files is None:
-                failure = "no index came back"
-            if failure is not None or code != 0:
-                self.errors.seek(0)
-                message = self.errors.read().decode("utf-8", "replace").strip()
-                return [], f"pagefind failed ({code}): {failure or ''} {message}".strip()
-        return self.service.files or [], None
 
 
 def _write(output: Path, files: list[tuple[str, bytes]]) -> None:
@@ -272,11 +250,13 @@ class _Service:
     `WriteFiles`: Pagefind writes through tokio files, whose last writes may still be in flight
     when it replies, and the service exits as soon as its input closes. A build under load once
     shipped an empty `wasm.unknown.pagefind` that way (a rebuild against a cold build, 1 of 30,534
-    files differing)."""
+    files differing). What the service says on its standard error goes to the file `errors`, read
+    when the run fails."""
 
-    def __init__(self, process: subprocess.Popen[bytes], documents: list[tuple[str, int, int]], source: Path
-                 ) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], documents: list[tuple[str, int, int]], source: Path,
+                 errors: IO[bytes]) -> None:
         self._process = process
+        self._errors = errors
         self._last = len(documents) + 2
         self._failures: list[str] = []
         self.files: list[tuple[str, bytes]] | None = None
@@ -323,15 +303,24 @@ class _Service:
                     self._done.set()
         self._done.set()
 
-    def finish(self) -> str | None:
-        """Waits until the index is written; closes the service's input, which ends it. Returns
-        why it failed, or None."""
-        self._sender.join()
-        self._reader.join()
-        if self._process.stdin is not None:
-            with contextlib.suppress(OSError):
-                self._process.stdin.close()
-        return "; ".join(self._failures) or None
+    def finish(self) -> tuple[list[tuple[str, bytes]], str | None]:
+        """Waits for the index; closes the service's input, which ends it. Returns the index's
+        files, or why the run failed."""
+        with self._errors:
+            self._sender.join()
+            self._reader.join()
+            if self._process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self._process.stdin.close()
+            failure = "; ".join(self._failures) or None
+            code = self._process.wait()
+            if failure is None and self.files is None:
+                failure = "no index came back"
+            if failure is not None or code != 0:
+                self._errors.seek(0)
+                message = self._errors.read().decode("utf-8", "replace").strip()
+                return [], f"pagefind failed ({code}): {failure or ''} {message}".strip()
+        return self.files or [], None
 
 
 def _send(pipe: Any, number: int, payload: dict[str, Any]) -> None:
