@@ -402,20 +402,20 @@ def render_order(outputs: Sequence[Output], todo: list[int], indexing: Indexing 
 
 def _render_owned_task(
     state: dict[str, Any], argument: tuple[dict[str, Any], SiteConfig, WorkerSpec, array[int], Path | None],
-) -> tuple[int, float, float, list[Any], list[Path], int]:
+) -> tuple[float, list[Path], list[Path], int]:
     """In a worker that read its outputs (builder.engine.workers): lends what it was offered
     (builder.engine.offers) and renders the rest with the given ones of its own, writing them
-    through a writer of its own (`open_worker_writer`, which claims each path again); hands back how
-    many it rendered, the seconds spent rendering and writing, where they were written, the files
-    that list the links they hold (builder.engine.links: the worker never holds more than a few
-    pages' links) and how many it lent."""
+    through a writer of its own (`open_worker_writer`, which claims each path again); hands back the
+    seconds spent writing, the files that list what was written, the files that list the links they
+    hold (builder.engine.links: the worker never holds more than a few pages' links) and how many it
+    lent."""
     site, config, spec, indices, offered = argument
     writer = open_worker_writer(spec)
     links = LinkLog(config.base_path, spill=worker_scratch(spec))
     try:
         lent, indices = taken(writer, offered, indices)
         timings = _render_indices(Renderer(config, site), state.get("outputs", []), indices, writer, links=links)
-        return len(indices), timings["render"], timings["write"], writer.drain(), links.flush(), lent
+        return timings["write"], writer.drain(), links.flush(), lent
     finally:
         writer.close()
 
@@ -434,7 +434,7 @@ def collect_owned(owners: Workers, writer: Writer, links: LinkLog) -> tuple[floa
     how many outputs they lent."""
     wrote = 0.0
     lent = 0
-    for _, _, writing, written, targets, taken_over in owners.collect():
+    for writing, written, targets, taken_over in owners.collect():
         wrote += writing
         lent += taken_over
         writer.adopt(written)
