@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from builder.engine.incremental import repair_cache
+from builder.engine.incremental import cache_folder, repair_cache
 
 MARKER = ".scorecards-site"
 MARKER_TEXT = (
@@ -276,7 +276,7 @@ def _restore(out: Path, found: list[Path]) -> None:
 
 def prepare_cache(out: Path) -> Path:
     """The build cache `.<name>.cache` beside the output: made and marked by this tool, or refused."""
-    cache = out.parent / f".{out.name}.cache"
+    cache = cache_folder(out)
     if cache.is_symlink():
         raise UnsafeOutput(f"refusing to use the build cache {cache}: it is a symbolic link")
     if cache.exists():
