@@ -53,7 +53,7 @@ from typing import Any
 from builder import tier_colours, urls
 from builder.config import SiteConfig
 from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer, worker_scratch
-from builder.engine.grading_system import GradingSystem, ReadContext
+from builder.engine.grading_system import GradingSystem
 from builder.engine.heap import kept, release, settle
 from builder.engine.incremental import Manifest, cache_folder, engine_key
 from builder.engine.links import LinkLog
@@ -61,7 +61,7 @@ from builder.engine.offers import Offers, taken
 from builder.engine.output import MARKER, MARKER_TEXT, claimed
 from builder.engine.plan import HELD, OwnedRows, Plan
 from builder.engine.problems import FileOwner, ProblemLog
-from builder.engine.records import Records, read_records
+from builder.engine.records import ReadContext, Records, read_records
 from builder.engine.render import TEMPLATES, Renderer
 from builder.engine.search import SHARD_DOCS, SearchIndex
 from builder.engine.weight import PAGES_SUPPORTED, SiteWeight, size_warning

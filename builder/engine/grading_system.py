@@ -23,10 +23,8 @@ import duckdb
 from builder.config import SiteConfig
 from builder.engine.adding import AddKind
 from builder.engine.problems import FileOwner
-from builder.engine.records import ReadContext, RecordSystem
+from builder.engine.records import RecordSystem
 from builder.pages.page import NavItem, Output
-
-__all__ = ["GradingSystem", "ReadContext"]
 
 
 @dataclass(frozen=True)
