@@ -20,13 +20,13 @@ import os
 import tempfile
 import weakref
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import duckdb
 
+from builder.engine import background
 from builder.pages.page import DataFile
 from builder.store.tables import files_folder, sql_literal
 from builder.urls import DOWNLOADS_FOLDER, download_file
@@ -195,7 +195,6 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
     Parquet keeps every column's type, and one thread reads a file in its order."""
     folder = files_folder(con)
     sources = [_copy(con, folder, dataset.query, PARQUET, ".parquet") for dataset in DATASETS]
-    compressing = _COMPRESSOR
     try:
         for dataset, source in zip(DATASETS, sources, strict=True):
             rows = f"SELECT * FROM read_parquet({sql_literal(source.path)})"
@@ -208,54 +207,18 @@ def bulk_files(con: duckdb.DuckDBPyConnection) -> Iterator[DataFile]:
                 )
             yield DataFile(download_file(dataset.name, "parquet"), source)
             yield DataFile(download_file(dataset.name, "csv.gz"),
-                           _later(compressing, folder, source, csv_query, CSV, ".csv.gz"))
+                           _later(folder, source, csv_query, CSV, ".csv.gz"))
             yield DataFile(download_file(dataset.name, "jsonl.gz"),
-                           _later(compressing, folder, source, rows, JSON_LINES, ".jsonl.gz"))
+                           _later(folder, source, rows, JSON_LINES, ".jsonl.gz"))
     finally:
-        compressing.release()  # its thread ends once the copies asked for are done
+        background.release()  # its thread ends once the copies asked for are done
 
 
-class _Compressor:
-    """The one thread the background copies run in, in the order they are asked for. Before the
-    process forks it waits for them and for the thread to end (`stop`): a pool's idle thread lives
-    on until the pool is shut down, and a generator a failed build left unfinished never does that.
-    A copy asked for after that starts a thread again."""
-
-    def __init__(self) -> None:
-        self._pool: ThreadPoolExecutor | None = None
-        self._ending: list[ThreadPoolExecutor] = []
-
-    def submit(self, *task: Any) -> Future[None]:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorecards-bulk")
-        return self._pool.submit(*task)
-
-    def release(self) -> None:
-        """Every copy is asked for: the thread ends once they are done."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False)
-            self._ending.append(self._pool)
-            self._pool = None
-
-    def stop(self) -> None:
-        """Every copy done and the thread ended."""
-        self.release()
-        while self._ending:
-            self._ending.pop().shutdown(wait=True)
-
-
-_COMPRESSOR = _Compressor()
-_PENDING: set[Future[None]] = set()
-"""The background copies not yet done: the process waits for them before it forks (`_finish`)."""
-
-
-def _later(compressing: _Compressor, folder: Path | None, source: _CopiedFile, query: str, options: str,
-           suffix: str) -> _CopiedFile:
-    """A file in `folder` `_compress` will write in the background; reading it waits for it."""
+def _later(folder: Path | None, source: _CopiedFile, query: str, options: str, suffix: str) -> _CopiedFile:
+    """A file in `folder` `_compress` will write in the background (builder.engine.background);
+    reading it waits for it."""
     copied = _temporary(folder, suffix)
-    copied.ready = compressing.submit(_compress, source, query, options, copied, folder)
-    _PENDING.add(copied.ready)
-    copied.ready.add_done_callback(_PENDING.discard)
+    copied.ready = background.submit(_compress, source, query, options, copied, folder)
     return copied
 
 
@@ -272,13 +235,3 @@ def _compress(source: _CopiedFile, query: str, options: str, target: _CopiedFile
         if options == CSV:
             query = neutralised(con, query)
         con.execute(f"COPY ({query}) TO {sql_literal(target.path)} ({options})")
-
-
-def _finish() -> None:
-    """Before the process forks: a child must not inherit a DuckDB that is running in a thread, nor
-    a thread at all."""
-    wait(list(_PENDING))
-    _COMPRESSOR.stop()
-
-
-os.register_at_fork(before=_finish)
