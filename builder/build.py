@@ -52,6 +52,7 @@ from typing import Any
 
 from builder import tier_colours, urls
 from builder.config import SiteConfig
+from builder.engine import background
 from builder.engine.artifact import TarWriter, WorkerSpec, open_worker_writer, worker_scratch
 from builder.engine.grading_system import GradingSystem
 from builder.engine.heap import kept, release, settle
@@ -652,5 +653,7 @@ def _build(
         close(present)
         writer.abort()
         raise
+    finally:
+        background.finish()  # no thread the build started outlives it (builder.engine.background)
     return BuildResult(log, len(writer.paths), [c.system.key for c in present], timings, weight, warning, writer.size,
                        inputs, site["data_as_of"])

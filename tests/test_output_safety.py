@@ -374,8 +374,8 @@ def test_a_full_disk_at_any_step_fails_in_one_line_and_leaves_nothing_running(
                 assert code == 1 and len(said) == 1, (free, said)
                 assert said[0].startswith("scorecards: cannot write ") and "No space left on device" in said[0], said
             assert multiprocessing.active_children() == [], (free, said)
-            # The gzipped downloads' copies end by themselves (builder.tdqs.bulk); nothing else runs on.
-            left = [t.name for t in set(threading.enumerate()) - threads if not t.name.startswith("scorecards-bulk")]
+            # Nothing the build started runs on, the gzipped downloads' copies neither (builder.engine.background).
+            left = [t.name for t in set(threading.enumerate()) - threads]
             assert left == [], (free, said, left)
             now = tree(small)
             assert {k: v for k, v in now.items() if k == name or k.startswith(f"{name}/")} == {
