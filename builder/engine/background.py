@@ -16,23 +16,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 _pool: ThreadPoolExecutor | None = None
 _ending: list[ThreadPoolExecutor] = []
-_pending: set[Future[Any]] = set()
-"""The tasks not yet done."""
+"""Pools released whose thread may still be running their tasks."""
 
 
 def submit(task: Callable[..., Any], *arguments: Any) -> Future[Any]:
+    """Runs `task(*arguments)` in the background thread, after the tasks asked for before it."""
     global _pool
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scorecards-background")
-    future = _pool.submit(task, *arguments)
-    _pending.add(future)
-    future.add_done_callback(_pending.discard)
-    return future
+    return _pool.submit(task, *arguments)
 
 
 def release() -> None:
@@ -45,8 +42,8 @@ def release() -> None:
 
 
 def finish() -> None:
-    """Every task done and the thread ended."""
-    wait(list(_pending))
+    """Every task done and the thread ended: a pool's shutdown that waits runs every task it was
+    given first."""
     release()
     while _ending:
         _ending.pop().shutdown(wait=True)
