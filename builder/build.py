@@ -590,13 +590,16 @@ def _build(
             indexing.begin(renderer, outputs, todo)
         timings.update(_render_indices(renderer, outputs, render_order(outputs, todo, indexing), writer, progress,
                                        links, indexing))
+        # what this process planned is rendered: the plan and its pages' contexts (a registry's
+        # comparison rows and lists) are freed while the workers render on and Pagefind indexes
+        del planned, outputs, plan, renderer, todo, lent
+        release()
         for o in owners:
             wrote, taken_over = collect_owned(o, writer, links)
             timings["write"] += wrote
             timings["reused"] += taken_over
         if owners:
             timings["render"] = time.perf_counter() - rendering - timings["write"]
-        del lent
         timings["write"] += write_static(writer)
         # links: every link of every page rendered above, wherever it was rendered, before anything
         # is committed (a page lent by the previous build was checked when it was rendered, and its
