@@ -31,6 +31,7 @@ from tdqs import COHERENCE_DIMENSIONS, TOOL_DIMENSIONS
 from builder import numbers, urls
 from builder.dates import day_words
 from builder.pages.page import Page, PageContext
+from builder.store.queries import PackedRows
 from builder.tdqs import queries
 from builder.tdqs.identity import identity
 from builder.tdqs.pages.server_list import Cell
@@ -128,21 +129,20 @@ def _server(found: dict[str, Any]) -> CompareServer:
                          page=urls.server_page(found["slug"]))
 
 
-def neighbours(listed: list[dict[str, Any]]) -> list[list[int]]:
-    """For each server of `listed` (in list order), the positions of the servers its static
-    comparison shows beside it: those of the same name (ignoring case) nearest in the list, then
-    the next server up, the next one down, then the second one down (or up: at either end of the
-    list); at most NEIGHBOURS."""
+def neighbours(names: list[str]) -> list[list[int]]:
+    """For each server of the list (`names`: their display names, in list order), the positions of
+    the servers its static comparison shows beside it: those of the same name (ignoring case)
+    nearest in the list, then the next server up, the next one down, then the second one down (or
+    up: at either end of the list); at most NEIGHBOURS."""
     named: dict[str, list[int]] = {}
-    for position, found in enumerate(listed):
-        named.setdefault(str(found["display_name"]).casefold(), []).append(position)
+    for position, name in enumerate(names):
+        named.setdefault(name.casefold(), []).append(position)
     result = []
-    for position, found in enumerate(listed):
-        same = sorted((p for p in named[str(found["display_name"]).casefold()] if p != position),
-                      key=lambda p: (abs(p - position), p))
+    for position, name in enumerate(names):
+        same = sorted((p for p in named[name.casefold()] if p != position), key=lambda p: (abs(p - position), p))
         chosen: list[int] = []
         for candidate in [*same, position - 1, position + 1, position + 2, position - 2]:
-            if 0 <= candidate < len(listed) and candidate != position and candidate not in chosen:
+            if 0 <= candidate < len(names) and candidate != position and candidate not in chosen:
                 chosen.append(candidate)
             if len(chosen) == NEIGHBOURS:
                 break
@@ -157,7 +157,7 @@ def _groups(columns: list[dict[str, Cell]]) -> list[tuple[str, list[CompareRow]]
     return list(grouped.items())
 
 
-def _static_context(listed: list[dict[str, Any]], shown: list[int]) -> CompareContext:
+def _static_context(listed: PackedRows, shown: list[int]) -> CompareContext:
     first = listed[shown[0]]
     names = ", ".join(str(listed[p]["display_name"]) for p in shown[1:]) or "no other server (it is the only one)"
     return CompareContext(
@@ -179,7 +179,7 @@ def _chosen_context() -> CompareContext:
     )
 
 
-def _key(listed: list[dict[str, Any]], shown: list[int]) -> str:
+def _key(listed: PackedRows, shown: list[int]) -> str:
     """What a static comparison is made from: its servers' rows (so a rebuild reuses it until one changes)."""
     text = repr([sorted(listed[p].items()) for p in shown])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -187,9 +187,9 @@ def _key(listed: list[dict[str, Any]], shown: list[int]) -> str:
 
 def compare_outputs(con: duckdb.DuckDBPyConnection) -> Iterator[Page]:
     """The chosen comparison's page and each scored server's static comparison."""
-    listed = queries.run(con, "compare")
+    listed = queries.run_packed(con, "compare")
     yield Page(urls.COMPARE, "tdqs/compare.html", _chosen_context())
-    for position, others in enumerate(neighbours(listed)):
+    for position, others in enumerate(neighbours([str(found["display_name"]) for found in listed])):
         shown = [position, *others]
         yield Page(urls.compare_page(listed[position]["slug"]), "tdqs/compare.html",
                    partial(_static_context, listed, shown), key=_key(listed, shown))

@@ -19,3 +19,7 @@ def sql(name: str) -> str:
 
 def run(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     return runner.run(con, name, params, FOLDER)
+
+
+def run_packed(con: duckdb.DuckDBPyConnection, name: str) -> runner.PackedRows:
+    return runner.run_packed(con, name, FOLDER)
