@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from builder.engine.claims import Claims
 from builder.engine.output import make_staging, remove_staging
 from builder.engine.published import Published, folder_files
 from builder.engine.weight import weigh
@@ -52,7 +53,8 @@ class Writer:
     """Common bookkeeping: the set of paths claimed."""
 
     def __init__(self) -> None:
-        self.paths: set[str] = set()
+        self.paths = Claims()
+        """Every path claimed (`reserve`), each once (builder.engine.claims)."""
         self.held: set[str] = set()
         """Paths claimed now and written last (`hold`, `fill`)."""
         self._removal: threading.Thread | None = None
@@ -84,9 +86,8 @@ class Writer:
     def reserve(self, path: str) -> None:
         """Claims `path` for one output; a second claim is a build error."""
         check_output_path(path)
-        if path in self.paths:
+        if not self.paths.claim(path):
             raise DuplicateOutput(f"two outputs want the same path: {path}")
-        self.paths.add(path)
 
     def hold(self, path: str) -> None:
         """Claims `path` for an output written last (`fill`): build-report.json, which holds
