@@ -141,8 +141,8 @@ def table_rows(rows: list[ChangeRow]) -> bytes:
 @dataclass(frozen=True)
 class Changes:
     """Every change, newest first, `PER_PAGE` to a page as the changes pages show them: each page's
-    `ChangeRow`s as JSON lines, compressed, made rows when the page is rendered. A registry has some
-    41,000 changes, held from the plan to the render: 35 MiB of JSON as text."""
+    `ChangeRow`s as JSON lines, compressed, made rows when the page is rendered. A registry's 20,464
+    changes are held from the plan to the render: about 17 MiB of JSON as text."""
 
     pages: list[bytes]
     total: int
