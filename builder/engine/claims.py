@@ -2,13 +2,12 @@
 of a set of strings.
 
 A registry's build claims 352,000 paths in its own process, and each of its two workers claims
-again the 176,000 it writes, all held to the end of the build: as sets of strings, 52.5 MiB in
-the build's process and about 26 MiB in each worker (docs/performance.md, "Full over a tenth").
-Here each path is a 60-bit hash in a set of ints, and the paths themselves are kept in the order
-claimed, `BLOCK` at a time, compressed: 29.1 MiB for the 351,963 paths of the full registry's
-site, 14.7 MiB for half of them (measured with `tracemalloc`, where a set of the same strings took
-49.8 and 24.9 MiB). A hash already in the set is checked against the paths themselves, so two paths
-are never taken for one.
+again the 176,000 it writes, all held to the end of the build (docs/performance.md, "Full over a
+tenth"). Here each path is a 60-bit hash in a set of ints, and the paths themselves are kept in the
+order claimed, `BLOCK` at a time, compressed: 29.1 MiB for the 351,963 paths of the full registry's
+site, 14.7 MiB for half of them, where sets of the same strings took 49.8 and 24.9 MiB (measured
+with `tracemalloc`). A hash already in the set is checked against the paths themselves, so two
+paths are never taken for one.
 """
 
 from __future__ import annotations
