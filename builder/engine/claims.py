@@ -26,7 +26,9 @@ _HASH_BITS = (1 << 60) - 1
 
 
 class Claims:
-    """Every path claimed so far, each once: `claim`, `in`, `len` and, in the order claimed, `iter`."""
+    """Every path claimed so far, each once: `claim`, `in`, `len` and, in the order claimed, `iter`.
+    A writer's, in the process it writes from: the hashes are this interpreter's (`hash`, salted per
+    interpreter), so a `Claims` is not to be pickled into another."""
 
     def __init__(self) -> None:
         self._hashes: set[int] = set()
