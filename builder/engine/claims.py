@@ -34,7 +34,6 @@ class Claims:
         self._hashes: set[int] = set()
         self._blocks: list[bytes] = []
         self._recent: list[str] = []
-        self._count = 0
 
     def claim(self, path: str) -> bool:
         """Claims `path`; False if it was claimed before."""
@@ -43,7 +42,6 @@ class Claims:
             return False
         self._hashes.add(hashed)
         self._recent.append(path)
-        self._count += 1
         if len(self._recent) == BLOCK:
             self._blocks.append(zlib.compress(_SEPARATOR.join(self._recent).encode("utf-8", "surrogatepass"), 1))
             self._recent = []
@@ -54,9 +52,9 @@ class Claims:
                 and any(claimed == path for claimed in self))
 
     def __len__(self) -> int:
-        return self._count
+        return len(self._blocks) * BLOCK + len(self._recent)  # every block holds BLOCK paths
 
     def __iter__(self) -> Iterator[str]:
         for block in self._blocks:
             yield from zlib.decompress(block).decode("utf-8", "surrogatepass").split(_SEPARATOR)
-        yield from list(self._recent)
+        yield from self._recent
