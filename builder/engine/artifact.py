@@ -210,8 +210,6 @@ class TarWriter(Writer):
         self.staging: Path = make_staging(self.out, "tmp")
         self._segment = SegmentWriter(self.staging, "segment-main", self.out)
         """Where this process's outputs go, and what it lends from the previous tar (`reuse`)."""
-        self._adopted: list[Path] = []
-        """The files that list what the workers wrote (builder.engine.written)."""
         self._later: dict[str, Row] = {}
         """What was stored after `assemble` (the search index, the report, the manifest): a few thousand
         members' rows."""
@@ -247,11 +245,6 @@ class TarWriter(Writer):
         here first; and lends from: the previous tar."""
         return ("tar", self.staging, self.out)
 
-    def adopt(self, files: list[Path]) -> None:
-        """The files that list the members a worker wrote, for paths this writer had reserved,
-        with their checks (builder.engine.written)."""
-        self._adopted.extend(f for f in files if f not in self._adopted)
-
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Every file under `folder`, as members under `prefix/` (the search index)."""
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
@@ -263,7 +256,7 @@ class TarWriter(Writer):
         still runs, and a build always splits its members the same way, so it gives the same bytes."""
         if self._assembly is not None:
             raise RuntimeError("the tar is assembled once")
-        files = [*self._segment.drain(), *self._adopted]
+        files = [*self._segment.drain(), *self.adopted]
         self._assembly = _Assembly(self.staging / "site.tar", self.staging / "places.jsonl")
         written = self._assembly.add(sorted_rows(files, self.staging / "scratch"), self._source)
         self._assembly.end_places()

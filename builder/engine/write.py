@@ -57,6 +57,8 @@ class Writer:
         """Every path claimed (`reserve`), each once (builder.engine.claims)."""
         self.held: set[str] = set()
         """Paths claimed now and written last (`hold`, `fill`)."""
+        self.adopted: list[Path] = []
+        """The files that list what workers wrote, with their checks (`adopt`, builder.engine.written)."""
         self._removal: threading.Thread | None = None
 
     def _remove_later(self, *folders: Path) -> None:
@@ -129,8 +131,10 @@ class Writer:
         return False
 
     def adopt(self, files: list[Path]) -> None:
-        """Takes in what workers wrote: none write without a `worker_spec`."""
-        raise NotImplementedError
+        """Takes in the files that list what a worker wrote, for paths this writer had reserved
+        (none write without a `worker_spec`): a folder's files are in its staging folder already, a
+        tar's are copied from the worker's segment when it is assembled."""
+        self.adopted.extend(f for f in files if f not in self.adopted)
 
     def add_tree(self, prefix: str, folder: Path) -> None:
         """Takes in a folder written beside the writer (the search index's): already in place
@@ -251,24 +255,18 @@ class FolderWriter(RawFolderWriter):
         os.chmod(self.staging, 0o755)
         super().__init__(self.staging, self.out, "main")
         self.scratch = self.staging_root / "scratch"
-        self._adopted: list[Path] = []
 
     kind = "folder"
 
     def written_rows(self) -> Iterator[Row]:
         """Every file written or lent, sorted by path (builder.engine.written): what the ledger
         records for the next build."""
-        return sorted_rows([*self.written.files(), *self._adopted], self.scratch)
+        return sorted_rows([*self.written.files(), *self.adopted], self.scratch)
 
     def worker_spec(self) -> tuple[str, Path, Path]:
         """Where a worker writes (builder.engine.artifact.open_worker_writer): straight into the
         staging folder, the paths reserved here first; and lends from: the previous site."""
         return ("folder", self.staging, self.out)
-
-    def adopt(self, files: list[Path]) -> None:
-        """Workers' files are in the staging folder already: the files that list their checks are
-        taken in (builder.engine.written)."""
-        self._adopted.extend(f for f in files if f not in self._adopted)
 
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         """Every file of the site, sorted by path, with the SHA-256 of its bytes and its size: what
