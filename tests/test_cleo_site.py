@@ -166,7 +166,7 @@ def test_the_api_holds_every_row_as_cleo_wrote_it(demo: tuple[MemoryWriter, Buil
         assert {key: run[key] for key in row} == row
         assert run["source"] == {"file": "sessions/GRADES.jsonl", "line": line}
         assert run["gradable"] == gradable(row)
-        assert writer.exists(run["page"]) and writer.exists(run["sessionPage"])
+        assert run["page"] in writer.paths and run["sessionPage"] in writer.paths
     current = {(r["sessionId"], r["timestamp"]) for r in current_rows(rows).values()}
     assert {(r["sessionId"], r["timestamp"]) for r in api["runs"] if r["current"]} == current
 
@@ -198,7 +198,7 @@ def test_links_resolve_and_tables_sort_by_numbers(demo: tuple[MemoryWriter, Buil
                 target = posixpath.join(target, "index.html") if target != "." else "index.html"
             if target in ("index.html", "problems/index.html"):
                 continue  # the site's own pages, made by the build for every site
-            assert writer.exists(target), (path, href)
+            assert target in writer.paths, (path, href)
         for table in Tables(html).tables:
             assert "sortable" in table["classes"], path
             for row in table["rows"]:
@@ -246,7 +246,7 @@ def test_a_broken_line_in_the_middle_is_reported_and_its_neighbours_reach_the_si
     api = json.loads(writer.text("api/sessions.json"))
     assert [(r["sessionId"], r["source"]["line"]) for r in api["runs"]] == [("first", 1), ("second", 2), ("third", 4)]
     for name in ("first", "second", "third"):
-        assert writer.exists(f"sessions/{name}/index.html")
+        assert f"sessions/{name}/index.html" in writer.paths
     problems = Tables(writer.text("sessions/index.html")).table("cleo-problems")
     assert [(row[0][0], row[1][0]) for row in problems] == [("sessions/GRADES.jsonl", "line 3")]
 

@@ -67,7 +67,7 @@ def test_every_link_of_the_section_resolves(site: tuple[MemoryWriter, BuildResul
             target = posixpath.normpath(posixpath.join(posixpath.dirname(path), link.split("#")[0]))
             if link.split("#")[0].endswith("/") or target == ".":
                 target = posixpath.join(target, "index.html") if target != "." else "index.html"
-            assert writer.exists(target), f"{path} links to {link}, which is not built"
+            assert target in writer.paths, f"{path} links to {link}, which is not built"
 
 
 def test_third_party_text_is_escaped_and_only_web_evidence_is_a_link(site: tuple[MemoryWriter, BuildResult]) -> None:
@@ -161,7 +161,7 @@ def test_a_report_page_shows_dimensions_validation_and_provenance(site: tuple[Me
         assert expected in text, expected
     # Freshness beside the grade: the date in words, the model, the protocol and the bands applied (issue 23).
     assert "Scored 1 Jun 2026 · model m · Scoring Protocol v1, gradingSystem/1.0.0 Why:" in text
-    assert writer.exists("scoring-reports/odd_file/odd_file-2026-06-01/index.html")
+    assert "scoring-reports/odd_file/odd_file-2026-06-01/index.html" in writer.paths
     assert json.loads(writer.text("api/flowmcp/scoring-reports/odd_file.json"))["grade"] == "F"
 
 

@@ -80,7 +80,7 @@ def test_without_a_site_url_the_stable_badge_asks_for_one(tmp_path: Path) -> Non
     # Overall: description quality 4.0, coherence (4 + 5 + 5 + 4) / 4 = 4.5; 0.7 × 4.0 + 0.3 × 4.5 = 4.15 → 4.2.
     # A real model's badge carries no stand-in label.
     assert "[![TDQS A 4.2](/badges/tdqs-A-4.2.svg)](/servers/srv/)" in text
-    assert writer.exists("badges/tdqs-A-4.2.svg") and api(writer, "servers/srv/badge.json")["label"] == "TDQS"
+    assert "badges/tdqs-A-4.2.svg" in writer.paths and api(writer, "servers/srv/badge.json")["label"] == "TDQS"
 
 
 def test_every_score_says_when_by_which_model_and_under_which_rubric(site) -> None:
@@ -160,7 +160,7 @@ def test_pages_carry_canonical_opengraph_dispute_and_provenance(site) -> None:
     root = ET.fromstring(site.files["sitemap.xml"])
     locations = [loc.text for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert "https://example.github.io/scorecards/servers/single/" in locations
-    assert site.exists(".nojekyll") and site.exists("404.html")
+    assert ".nojekyll" in site.paths and "404.html" in site.paths
 
 
 def test_a_big_sitemap_becomes_an_index() -> None:

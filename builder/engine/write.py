@@ -105,9 +105,6 @@ class Writer:
     def _store(self, path: str, data: bytes, key: str | None) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def exists(self, path: str) -> bool:
-        return path in self.paths
-
     # What the build asks of every writer (builder.build), with what a writer that keeps nothing on
     # disk answers: it has no previous site to lend from, no staging folder for workers, the search
     # index or a scratch folder, and nothing to swap in.
