@@ -50,12 +50,16 @@ class UnsafeOutput(Exception):
     """The output may not be written: the message says which path, why, and what to do."""
 
 
-def _is_marked_folder(folder: Path) -> bool:
-    marker = folder / MARKER
+def _marker_says(marker: Path, text: str) -> bool:
+    """Whether `marker` is a regular file, not a symbolic link, that holds exactly `text`."""
     try:
-        return marker.is_file() and not marker.is_symlink() and marker.read_text(encoding="utf-8") == MARKER_TEXT
+        return marker.is_file() and not marker.is_symlink() and marker.read_text(encoding="utf-8") == text
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def _is_marked_folder(folder: Path) -> bool:
+    return _marker_says(folder / MARKER, MARKER_TEXT)
 
 
 def is_scorecards_tar(path: Path) -> bool:
@@ -203,14 +207,7 @@ def remove_staging(folder: Path) -> None:
 
 
 def is_our_staging(folder: Path) -> bool:
-    marker = folder / STAGING_MARKER
-    try:
-        return (
-            folder.is_dir() and not folder.is_symlink() and marker.is_file() and not marker.is_symlink()
-            and marker.read_text(encoding="utf-8") == _staging_text(folder)
-        )
-    except (OSError, UnicodeDecodeError):
-        return False
+    return folder.is_dir() and not folder.is_symlink() and _marker_says(folder / STAGING_MARKER, _staging_text(folder))
 
 
 def _is_unfinished(folder: Path) -> bool:
