@@ -275,16 +275,6 @@ class TarWriter(Writer):
                 assert row is not None  # written by `_Assembly` a moment ago
                 yield row
 
-    def seal(self) -> None:
-        """Writes what was stored since `assemble` (the search index, the report, the manifest) into
-        the tar, in a pass of its own, sorted among itself."""
-        if self._assembly is None:
-            self.assemble()
-        assert self._assembly is not None
-        self._segment.flush()
-        later = [row for _, row in sorted(self._later.items())]
-        self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
-
     def published(self, trees: Iterable[str] = ()) -> Iterator[Published]:
         """Every member of the tar, sorted by path, with the SHA-256 of its bytes and its size, as
         they were recorded when written (the places of the first pass, then what came later: the
@@ -293,9 +283,15 @@ class TarWriter(Writer):
         return heapq.merge(super().published(), later)
 
     def commit(self) -> None:
+        """Writes what was stored since `assemble` (the search index, the report, the manifest) into
+        the tar, in a pass of its own, sorted among itself; then moves the tar into place."""
         self._segment.close_previous()
-        self.seal()
+        if self._assembly is None:
+            self.assemble()
         assert self._assembly is not None
+        self._segment.flush()
+        later = [row for _, row in sorted(self._later.items())]
+        self._assembly.add(later, self._source, earlier=(path for path in self.paths if path not in self._later))
         self._segment.close()
         assembly = self._assembly
         self.size = assembly.close()
