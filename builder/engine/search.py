@@ -285,13 +285,18 @@ class _Service:
 
     def _read_all(self) -> None:
         assert self._process.stdout is not None
-        pending = b""
+        # The start of a message still coming, chunk by chunk: the index's files come back in one
+        # message of megabytes, so only each new chunk is searched for the comma that ends it.
+        pending: list[bytes] = []
         while not self._done.is_set():
             chunk = self._process.stdout.read1(1 << 16)  # type: ignore[attr-defined]  # a BufferedReader
             if not chunk:
                 break
-            pending += chunk
-            *messages, pending = pending.split(b",")
+            *messages, rest = chunk.split(b",")
+            if messages:
+                messages[0] = b"".join([*pending, messages[0]])
+                pending = []
+            pending.append(rest)
             for message in messages:
                 reply = json.loads(base64.b64decode(message))
                 payload = reply.get("payload") or {}
