@@ -157,15 +157,37 @@ def _groups(columns: list[dict[str, Cell]]) -> list[tuple[str, list[CompareRow]]
     return list(grouped.items())
 
 
-def _static_context(listed: PackedRows, shown: list[int]) -> CompareContext:
-    first = listed[shown[0]]
-    names = ", ".join(str(listed[p]["display_name"]) for p in shown[1:]) or "no other server (it is the only one)"
+class _Columns:
+    """Each server's column of the static comparisons (its heading and its cells), made from its row
+    when a page first shows it and kept for the next few pages: they are rendered in list order, and
+    a server is shown by its own page and its neighbours', up to four pages in a row."""
+
+    KEPT = 8
+
+    def __init__(self, listed: PackedRows) -> None:
+        self.listed = listed
+        self._kept: dict[int, tuple[CompareServer, dict[str, Cell]]] = {}
+
+    def __getitem__(self, position: int) -> tuple[CompareServer, dict[str, Cell]]:
+        column = self._kept.get(position)
+        if column is None:
+            found = self.listed[position]
+            column = self._kept[position] = (_server(found), measures(found))
+            if len(self._kept) > self.KEPT:
+                del self._kept[next(iter(self._kept))]  # the one made first
+        return column
+
+
+def _static_context(columns: _Columns, shown: list[int]) -> CompareContext:
+    servers = [columns[p][0] for p in shown]
+    first = servers[0].display_name
+    names = ", ".join(server.display_name for server in servers[1:]) or "no other server (it is the only one)"
     return CompareContext(
-        title=f"{first['display_name']} compared",
-        description=f"The MCP server {first['display_name']} side by side with {names}: scores, tiers, "
+        title=f"{first} compared",
+        description=f"The MCP server {first} side by side with {names}: scores, tiers, "
                     "tool dimensions, coherence, coverage and freshness.",
-        servers=[_server(listed[p]) for p in shown],
-        groups=_groups([measures(listed[p]) for p in shown]),
+        servers=servers,
+        groups=_groups([columns[p][1] for p in shown]),
         chosen=False, list_path=urls.SERVERS,
     )
 
@@ -188,8 +210,9 @@ def _key(listed: PackedRows, shown: list[int]) -> str:
 def compare_outputs(con: duckdb.DuckDBPyConnection) -> Iterator[Page]:
     """The chosen comparison's page and each scored server's static comparison."""
     listed = queries.run_packed(con, "compare")
+    columns = _Columns(listed)
     yield Page(urls.COMPARE, "tdqs/compare.html", _chosen_context())
     for position, others in enumerate(neighbours([str(found["display_name"]) for found in listed])):
         shown = [position, *others]
         yield Page(urls.compare_page(listed[position]["slug"]), "tdqs/compare.html",
-                   partial(_static_context, listed, shown), key=_key(listed, shown))
+                   partial(_static_context, columns, shown), key=_key(listed, shown))
