@@ -37,10 +37,9 @@ class Claims:
 
     def claim(self, path: str) -> bool:
         """Claims `path`; False if it was claimed before."""
-        hashed = hash(path) & _HASH_BITS
-        if hashed in self._hashes and any(claimed == path for claimed in self):
+        if path in self:
             return False
-        self._hashes.add(hashed)
+        self._hashes.add(hash(path) & _HASH_BITS)
         self._recent.append(path)
         if len(self._recent) == BLOCK:
             self._blocks.append(zlib.compress(_SEPARATOR.join(self._recent).encode("utf-8", "surrogatepass"), 1))
